@@ -1,0 +1,30 @@
+# Warnings and sanitizers for every xstitch target. Options arrive as CMake
+# options (XSTITCH_WERROR, XSTITCH_SANITIZE), never from the environment.
+set(XSTITCH_WARNING_FLAGS -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wimplicit-fallthrough)
+if(XSTITCH_WERROR)
+  list(APPEND XSTITCH_WARNING_FLAGS -Werror)
+endif()
+
+set(XSTITCH_SANITIZER_FLAGS "")
+if(XSTITCH_SANITIZE)
+  set(XSTITCH_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                              -fno-omit-frame-pointer)
+  add_compile_options(${XSTITCH_SANITIZER_FLAGS})
+  add_link_options(${XSTITCH_SANITIZER_FLAGS})
+endif()
+
+# xstitch_add_library(name SOURCES ... DEPS ...): a static library for one folder.
+function(xstitch_add_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(${name} STATIC ${ARG_SOURCES})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE ${XSTITCH_WARNING_FLAGS})
+  target_link_libraries(${name} PUBLIC ${ARG_DEPS})
+endfunction()
+
+function(xstitch_add_tool name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_compile_options(${name} PRIVATE ${XSTITCH_WARNING_FLAGS})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS})
+endfunction()

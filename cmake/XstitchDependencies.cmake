@@ -1,0 +1,23 @@
+# Every dependency comes from Debian 12's packages; scripts/setup.sh installs
+# them. LLVM 19 provides FileCheck and lit for the golden tests.
+find_package(absl REQUIRED CONFIG)
+find_package(Threads REQUIRED)
+
+set(LLVM_DIR "/usr/lib/llvm-19/lib/cmake/llvm" CACHE PATH "LLVM 19 CMake package")
+find_package(LLVM REQUIRED CONFIG)
+if(NOT LLVM_VERSION_MAJOR EQUAL 19)
+  message(FATAL_ERROR "xstitch needs LLVM 19, found ${LLVM_PACKAGE_VERSION} at ${LLVM_DIR}")
+endif()
+message(STATUS "xstitch: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
+
+if(XSTITCH_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  find_program(XSTITCH_FILECHECK FileCheck HINTS "${LLVM_TOOLS_BINARY_DIR}" NO_DEFAULT_PATH REQUIRED)
+  find_program(XSTITCH_NOT not HINTS "${LLVM_TOOLS_BINARY_DIR}" NO_DEFAULT_PATH REQUIRED)
+  find_file(XSTITCH_LIT lit.py HINTS "${LLVM_TOOLS_BINARY_DIR}/../build/utils/lit" NO_DEFAULT_PATH REQUIRED)
+  # lit runs under Debian's Python, not whatever python3 comes first on PATH.
+  if(EXISTS /usr/bin/python3 AND NOT Python3_EXECUTABLE)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
+  find_package(Python3 REQUIRED COMPONENTS Interpreter)
+endif()

@@ -1,0 +1,77 @@
+#ifndef XSTITCH_IR_OPINFO_H
+#define XSTITCH_IR_OPINFO_H
+
+// Static facts about each op kind, generated from Ops.def.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "ir/Attribute.h"
+
+namespace xs {
+
+enum class OpKind : uint16_t {
+#define XS_OP(Name, Mnemonic, Category, Rule, MinOperands, MaxOperands, Flags) Name,
+#include "ir/Ops.def"
+};
+
+/// What an op does to memory; later passes decide fusion from it.
+enum class OpCategory : uint8_t {
+  LightElementwise,
+  ExpensiveElementwise,
+  Source,       // constant, iota: no tensor operand
+  Broadcast,
+  Reshape,
+  Transpose,
+  DataMovement, // slice, concat, pad
+  Gather,
+  Reduce,
+  Composite,    // decomposed by the decompose pass
+  Library,      // dot: not memory-intensive, runs through a library
+};
+
+/// The typing rule shared by a family of ops (see TypeRules.h).
+enum class TypeRule : uint8_t {
+  UnaryNumeric, UnaryFloat, UnaryPredicate, UnaryLogical,
+  BinaryNumeric, BinaryLogical, Compare, Select, Cast,
+  Constant, Iota, Broadcast, Reshape, Transpose, Slice, Concat, Pad, Gather, TakeAlongAxis,
+  Reduce, ArgReduce, LayerNorm, RmsNorm, Softmax, Gelu, Dot,
+};
+
+enum OpFlags : uint32_t {
+  kResultTypeRequired = 1u << 0, // the text must give the result type (shape comes from it)
+  kCommutative = 1u << 1,
+};
+
+struct AttrSpec {
+  std::string_view name;
+  AttrKind kind;
+  bool required;
+};
+
+struct OpInfo {
+  OpKind kind;
+  std::string_view mnemonic;
+  OpCategory category;
+  TypeRule rule;
+  int minOperands;
+  int maxOperands; // -1: variadic
+  uint32_t flags;
+  std::span<const AttrSpec> attrs;
+
+  bool hasFlag(OpFlags f) const { return (flags & f) != 0; }
+  /// The attribute spec named `name`, or nullptr.
+  const AttrSpec *findAttr(std::string_view name) const;
+};
+
+const OpInfo &opInfo(OpKind kind);
+std::optional<OpKind> lookupOpKind(std::string_view mnemonic);
+std::span<const OpInfo> allOpInfos();
+std::string_view opCategoryName(OpCategory c);
+inline std::string_view mnemonic(OpKind k) { return opInfo(k).mnemonic; }
+
+} // namespace xs
+
+#endif // XSTITCH_IR_OPINFO_H

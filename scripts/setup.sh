@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what xstitch needs on Debian 12 (run as root), only what is missing.
+# Idempotent: a second run installs nothing.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build python3
+  clang-19 libclang-rt-19-dev           # the compiler, and libFuzzer for the parser fuzzer
+  llvm-19-dev llvm-19-tools lld-19      # LLVM 19: the backends' code generator; FileCheck and lit
+  libtbb-dev libabsl-dev libgtest-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libdlpack-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  SUDO=sudo
+else
+  SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q
+$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"

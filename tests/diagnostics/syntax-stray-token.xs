@@ -1,0 +1,6 @@
+// RUN: not %xstitch-opt %s 2>&1 | FileCheck %s
+func @f(%x: f32[N]) -> (y) {
+  return %x
+}
+// CHECK: [[@LINE+1]]:1: error: expected 'func' to start a function, got '}'
+}

@@ -1,0 +1,21 @@
+# lit configuration for xstitch's golden tests. Tests are .xs files (and .test
+# scripts) under tests/ with `// RUN:` lines; FileCheck checks their output.
+import os
+import lit.formats
+
+config.name = "xstitch"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".xs", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.xstitch_binary_dir, "tests")
+# Unit tests and fuzz seeds are not lit tests.
+config.excludes = ["unit", "fuzz", "lit.cfg.py", "CMakeLists.txt"]
+
+tools = config.xstitch_tools_dir
+config.substitutions.append(("%xstitch-opt", os.path.join(tools, "xstitch-opt")))
+config.substitutions.append(("%xstitch-run", os.path.join(tools, "xstitch-run")))
+config.substitutions.append(("%python", config.python))
+config.substitutions.append(("%src_root", config.xstitch_source_dir))
+config.substitutions.append(("FileCheck", config.filecheck))
+config.substitutions.append(("not ", config.not_tool + " "))
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"

@@ -1,0 +1,135 @@
+// The default pipeline (shape-inference, decompose, constant-fold,
+// algebraic-simplify, cse, dce) must not change what a function computes:
+// each graph is interpreted as written and after the pipeline, on the same
+// random inputs.
+
+#include "tests/unit/PassNumericsUtil.h"
+
+namespace xs {
+namespace {
+
+using testing::countOps;
+using testing::expectSameResults;
+using testing::parseAndRun;
+
+constexpr double kTolerance = 1e-12;
+
+struct Graph {
+  const char *name;
+  const char *text;
+  std::vector<std::vector<int64_t>> shapes;
+  // The pipeline must shrink the graph to at most this many ops.
+  size_t maxOpsAfter;
+};
+
+void PrintTo(const Graph &g, std::ostream *os) { *os << g.name; }
+
+class CanonicalizeNumerics : public ::testing::TestWithParam<Graph> {};
+
+TEST_P(CanonicalizeNumerics, DefaultPipelinePreservesResults) {
+  const Graph &g = GetParam();
+  std::unique_ptr<Module> reference = parseAndRun(g.text, {"shape-inference"});
+  std::unique_ptr<Module> canonical = parseAndRun(g.text, defaultPipeline());
+  ASSERT_TRUE(reference && canonical);
+  const Function &after = *canonical->functions().front();
+  EXPECT_EQ(countOps(after, OpCategory::Composite), 0) << printFunction(after);
+  EXPECT_LE(after.ops().size(), g.maxOpsAfter) << printFunction(after);
+  for (uint64_t seed : {7u, 8u})
+    expectSameResults(*reference, *canonical, after.name(), g.shapes, seed, kTolerance);
+}
+
+// Running the pipeline on its own output finds nothing more to do.
+TEST_P(CanonicalizeNumerics, DefaultPipelineIsIdempotent) {
+  const Graph &g = GetParam();
+  std::unique_ptr<Module> canonical = parseAndRun(g.text, defaultPipeline());
+  ASSERT_TRUE(canonical);
+  std::string once = printModule(*canonical);
+  std::unique_ptr<Module> twice = parseAndRun(once, defaultPipeline());
+  ASSERT_TRUE(twice);
+  EXPECT_EQ(printModule(*twice), once);
+}
+
+INSTANTIATE_TEST_SUITE_P(Graphs, CanonicalizeNumerics,
+                         ::testing::Values(
+                             // Identities, duplicates, a foldable scalar chain, dead code and two
+                             // composites on a symbolic row count.
+                             Graph{"mixed_float",
+                                   R"(
+func @f(%x: f64[N, 8], %g: f64[8]) -> (y: f64[N, 8], s: f64[N]) {
+  %one = constant {value = 1.0} : f64[N, 8]
+  %zero = constant {value = 0.0} : f64[N, 8]
+  %a = mul %x, %one
+  %b = add %zero, %a
+  %ln = layer_norm %b, %g
+  %ln2 = layer_norm %x, %g
+  %sum = add %ln, %ln2
+  %t = transpose %sum {perm = [1, 0]}
+  %t2 = transpose %t {perm = [1, 0]}
+  %y = softmax %t2
+  %dead = exp %x
+  %two = constant {value = 2.0} : f64[N]
+  %three = constant {value = 3.0} : f64[N]
+  %six = mul %two, %three
+  %r = reduce_sum %y {dims = [1]}
+  %s = mul %r, %six
+  return %y, %s
+})",
+                                   {{5, 8}, {8}},
+                                   27},
+                             // Integers: x*0 and x+0 vanish, dense constants fold, a constant
+                             // condition picks a side, double negation cancels.
+                             Graph{"integers",
+                                   R"(
+func @f(%x: i32[4], %y: i32[4]) -> (r: i32[4], s: i32[4]) {
+  %zero = constant {value = 0} : i32[4]
+  %c0 = constant {value = dense<[1, 2, 3, 4]>} : i32[4]
+  %c1 = constant {value = dense<[10, 20, 30, 40]>} : i32[4]
+  %c2 = add %c0, %c1
+  %p = mul %y, %zero
+  %q = add %x, %p
+  %n = neg %q
+  %nn = neg %n
+  %t = constant {value = 1} : i1[4]
+  %sel = select %t, %nn, %y
+  %r = mul %sel, %c2
+  %s = sub %r, %zero
+  return %r, %s
+})",
+                                   {{4}, {4}},
+                                   2},
+                             // Static shapes: folded movement and reductions feeding live math,
+                             // duplicate gelu, a no-op reshape and slice.
+                             Graph{"static_movement",
+                                   R"(
+func @f(%x: f64[2, 3]) -> (y: f64[2, 3]) {
+  %c = constant {value = dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]>} : f64[2, 3]
+  %ct = transpose %c {perm = [1, 0]}
+  %cr = reduce_sum %ct {dims = [1]}
+  %cb = broadcast %cr {dims = [1]} : f64[2, 3]
+  %r = reshape %x : f64[2, 3]
+  %sl = slice %r {start = [0, 0], limit = [2, 3]}
+  %g0 = gelu %sl
+  %g1 = gelu %x
+  %m = mul %g0, %cb
+  %y = add %m, %g1
+  return %y
+})",
+                                   {{2, 3}},
+                                   11},
+                             // rms_norm and log_softmax on a symbolic size, with an identity cast.
+                             Graph{"symbolic_norms",
+                                   R"(
+func @f(%x: f64[B, D], %w: f64[D]) -> (y: f64[B, D]) {
+  %c = cast %x {to = f64}
+  %n = rms_norm %c, %w
+  %y = log_softmax %n {axis = 0}
+  return %y
+})",
+                                   {{3, 9}, {9}},
+                                   22}),
+                         [](const ::testing::TestParamInfo<Graph> &info) {
+                           return std::string(info.param.name);
+                         });
+
+} // namespace
+} // namespace xs

@@ -1,0 +1,186 @@
+#include "tools/RunInputs.h"
+
+#include <random>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/Diagnostics.h"
+#include "tools/common/Npy.h"
+#include "tools/common/RandomTensor.h"
+
+namespace xs {
+
+namespace {
+
+absl::Status userError(std::string_view msg) {
+  return absl::InvalidArgumentError(strCat("error: ", msg));
+}
+
+std::string paramNames(const Function &f) {
+  std::vector<std::string> names;
+  for (const auto &p : f.params())
+    names.push_back("%" + p->name());
+  return absl::StrJoin(names, ", ");
+}
+
+// Binds the symbols of `param`'s shape from a concrete tensor shape.
+absl::Status bindFromShape(const Value &param, const HostTensor &t, DimBindings &dims) {
+  const TensorType &type = param.type();
+  if (t.rank() != type.rank())
+    return userError(strCat("input %", param.name(), " has rank ", t.rank(), " (",
+                                  t.typeStr(), ") but the function expects ", type.str()));
+  for (int64_t i = 0; i < type.rank(); ++i) {
+    const DimExpr &d = type.dim(i);
+    if (!d.isSymbol())
+      continue;
+    auto [it, inserted] = dims.emplace(d.symbolName(), t.shape()[i]);
+    if (!inserted && it->second != t.shape()[i])
+      return userError(strCat("input %", param.name(), " has ", d.symbolName(), " = ",
+                                    t.shape()[i], " at dim ", i, ", but ", d.symbolName(),
+                                    " = ", it->second, " elsewhere"));
+  }
+  return absl::OkStatus();
+}
+
+// Refuses random inputs so large that a typo in --dim would exhaust memory.
+absl::Status checkElementCount(const Value &param, const std::vector<int64_t> &shape) {
+  constexpr int64_t kMaxElements = int64_t(1) << 31;
+  int64_t count = 1;
+  for (int64_t d : shape) {
+    if (d != 0 && count > kMaxElements / d)
+      return userError(strCat("random input %", param.name(), " would have more than ",
+                                    kMaxElements, " elements; check the --dim values"));
+    count *= d;
+  }
+  return absl::OkStatus();
+}
+
+} // namespace
+
+absl::StatusOr<std::pair<std::string, std::string>> splitAssignment(const std::string &text,
+                                                                    std::string_view flag) {
+  size_t eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    return userError(strCat("--", flag, " expects NAME=VALUE, got '", text, "'"));
+  std::string name = text.substr(0, eq);
+  if (absl::StartsWith(name, "%"))
+    name = name.substr(1);
+  return std::make_pair(name, text.substr(eq + 1));
+}
+
+absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequest &request) {
+  const size_t n = function.params().size();
+  BoundInputs out;
+  out.tensors.resize(n);
+  out.sources.assign(n, "random");
+  std::vector<bool> loaded(n, false);
+  std::vector<std::optional<RandomRange>> ranges(n);
+  absl::flat_hash_set<std::string> seen;
+
+  for (const std::string &spec : request.inputs) {
+    auto assignment = splitAssignment(spec, "input");
+    if (!assignment.ok())
+      return assignment.status();
+    auto [name, value] = *assignment;
+    const Value *param = function.lookup(name);
+    if (!param || !param->isParam())
+      return userError(strCat("--input names '", name, "', which is not a parameter of @",
+                                    function.name(), " (parameters: ", paramNames(function),
+                                    ")"));
+    if (!seen.insert(name).second)
+      return userError(strCat("--input for %", name, " is given more than once"));
+    size_t index = static_cast<size_t>(param->paramIndex());
+    if (absl::StartsWith(value, "random")) {
+      auto range = parseRandomSpec(std::string_view(value).substr(6));
+      if (!range.ok())
+        return userError(std::string(range.status().message()));
+      ranges[index] = *range;
+      continue;
+    }
+    absl::StatusOr<HostTensor> t = readNpy(value);
+    if (!t.ok())
+      return t.status();
+    ElementType want = param->type().elementType();
+    if (want == ElementType::BF16 && t->elementType() == ElementType::F32) {
+      HostTensor converted(ElementType::BF16, t->shape());
+      for (int64_t i = 0; i < t->numElements(); ++i)
+        converted.setDouble(i, t->getDouble(i));
+      *t = std::move(converted);
+    }
+    if (t->elementType() != want)
+      return userError(strCat(value, " holds ", elementTypeName(t->elementType()),
+                                    " but %", name, " is ", param->type().str()));
+    if (absl::Status s = bindFromShape(*param, *t, out.dims); !s.ok())
+      return s;
+    out.tensors[index] = std::move(*t);
+    out.sources[index] = value;
+    loaded[index] = true;
+  }
+
+  // --dim values, after the symbols bound by files so that conflicts show.
+  absl::flat_hash_set<std::string> signatureSymbols;
+  for (const auto &p : function.params())
+    for (const DimExpr &d : p->type().shape())
+      for (const std::string &s : d.symbols())
+        signatureSymbols.insert(s);
+  for (const std::string &spec : request.dims) {
+    auto assignment = splitAssignment(spec, "dim");
+    if (!assignment.ok())
+      return assignment.status();
+    auto [name, text] = *assignment;
+    int64_t v;
+    if (!absl::SimpleAtoi(text, &v) || v < 0)
+      return userError(strCat("--dim ", name, " needs a non-negative integer, got '",
+                                    text, "'"));
+    // A symbol unified with another by shape inference is bound through its
+    // representative.
+    DimExpr canonical = function.constraints().canonicalize(DimExpr::symbol(name));
+    if (!canonical.isSymbol() || !signatureSymbols.contains(canonical.symbolName())) {
+      std::vector<std::string> known(signatureSymbols.begin(), signatureSymbols.end());
+      std::sort(known.begin(), known.end());
+      return userError(strCat("--dim names '", name, "', which is not a dimension symbol of @",
+                                    function.name(), " (symbols: ",
+                                    known.empty() ? "none" : absl::StrJoin(known, ", "), ")"));
+    }
+    auto [it, inserted] = out.dims.emplace(canonical.symbolName(), v);
+    if (!inserted && it->second != v)
+      return userError(strCat("--dim ", name, "=", v, " disagrees with ",
+                                    canonical.symbolName(), " = ", it->second,
+                                    " from the input files"));
+  }
+  function.constraints().deriveBindings(out.dims);
+
+  std::mt19937_64 rng(request.seed);
+  for (size_t i = 0; i < n; ++i) {
+    const Value &param = *function.param(i);
+    if (loaded[i])
+      continue;
+    std::vector<int64_t> shape;
+    for (const DimExpr &d : param.type().shape()) {
+      absl::StatusOr<int64_t> v = d.evaluate(out.dims);
+      if (!v.ok()) {
+        std::vector<std::string> missing;
+        for (const std::string &s : d.symbols())
+          if (!out.dims.contains(s))
+            missing.push_back(strCat("--dim ", s, "=N"));
+        return userError(strCat("random input %", param.name(), " of type ",
+                                      param.type().str(), " needs a value for every symbol: pass ",
+                                      absl::StrJoin(missing, " ")));
+      }
+      if (*v < 0)
+        return userError(strCat("dim ", d.str(), " of %", param.name(), " is ", *v,
+                                      ", which is negative"));
+      shape.push_back(*v);
+    }
+    if (absl::Status s = checkElementCount(param, shape); !s.ok())
+      return s;
+    ElementType t = param.type().elementType();
+    out.tensors[i] = randomTensor(t, shape, ranges[i].value_or(defaultRandomRange(t)), rng);
+  }
+  return out;
+}
+
+} // namespace xs

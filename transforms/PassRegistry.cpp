@@ -1,0 +1,45 @@
+// The one table of passes. Adding a pass: write Name.h/Name.cpp with one
+// entry point, add its row here, add tests/transforms/name/*.xs.
+
+#include "transforms/AlgebraicSimplify.h"
+#include "transforms/CSE.h"
+#include "transforms/ConstantFold.h"
+#include "transforms/DCE.h"
+#include "transforms/Decompose.h"
+#include "transforms/Pass.h"
+#include "transforms/ShapeInference.h"
+#include "transforms/VerifyPass.h"
+
+namespace xs {
+
+namespace {
+constexpr PassInfo kPasses[] = {
+    {"verify", "check structure and types; changes nothing", runVerifyPass, false},
+    {"shape-inference", "infer result types and collect dim constraints", runShapeInference,
+     false},
+    {"decompose", "rewrite composites (layer_norm, softmax, gelu, ...) into primitives",
+     runDecompose, true},
+    {"constant-fold", "evaluate ops whose operands are all constants", runConstantFold, true},
+    {"algebraic-simplify", "local identities: x+0, x*1, neg(neg(x)), no-op reshapes, ...",
+     runAlgebraicSimplify, true},
+    {"cse", "merge identical ops on identical operands", runCSE, true},
+    {"dce", "remove ops whose results are unused", runDCE, true},
+};
+} // namespace
+
+std::span<const PassInfo> allPasses() { return kPasses; }
+
+const PassInfo *lookupPass(std::string_view name) {
+  for (const PassInfo &p : kPasses)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
+const std::vector<std::string> &defaultPipeline() {
+  static const std::vector<std::string> kDefault = {
+      "shape-inference", "decompose", "constant-fold", "algebraic-simplify", "cse", "dce"};
+  return kDefault;
+}
+
+} // namespace xs
