@@ -11,13 +11,20 @@ namespace xs {
 
 std::string_view attrKindName(AttrKind kind) {
   switch (kind) {
-  case AttrKind::Int: return "an integer";
-  case AttrKind::Float: return "a float";
-  case AttrKind::IntList: return "a list of integers";
-  case AttrKind::DimList: return "a list of dimension expressions";
-  case AttrKind::Enum: return "an identifier";
-  case AttrKind::ElementType: return "an element type";
-  case AttrKind::Literal: return "a number or dense<[...]> literal";
+  case AttrKind::Int:
+    return "an integer";
+  case AttrKind::Float:
+    return "a float";
+  case AttrKind::IntList:
+    return "a list of integers";
+  case AttrKind::DimList:
+    return "a list of dimension expressions";
+  case AttrKind::Enum:
+    return "an identifier";
+  case AttrKind::ElementType:
+    return "an element type";
+  case AttrKind::Literal:
+    return "a number or dense<[...]> literal";
   }
   assert(false && "unknown attribute kind");
   return "?";
@@ -58,13 +65,20 @@ std::string formatFloat(double v) {
 
 AttrKind Attribute::kind() const {
   switch (storage_.index()) {
-  case 0: return AttrKind::Int;
-  case 1: return AttrKind::Float;
-  case 2: return AttrKind::IntList;
-  case 3: return AttrKind::DimList;
-  case 4: return AttrKind::Enum;
-  case 5: return AttrKind::ElementType;
-  default: return AttrKind::Literal;
+  case 0:
+    return AttrKind::Int;
+  case 1:
+    return AttrKind::Float;
+  case 2:
+    return AttrKind::IntList;
+  case 3:
+    return AttrKind::DimList;
+  case 4:
+    return AttrKind::Enum;
+  case 5:
+    return AttrKind::ElementType;
+  default:
+    return AttrKind::Literal;
   }
 }
 
@@ -87,18 +101,22 @@ void appendLiteral(std::string *out, const LiteralValue &v, size_t dim, int64_t 
 
 std::string Attribute::str() const {
   switch (kind()) {
-  case AttrKind::Int: return absl::StrCat(getInt());
-  case AttrKind::Float: return formatFloat(getFloat());
-  case AttrKind::IntList: return absl::StrCat("[", absl::StrJoin(getIntList(), ", "), "]");
+  case AttrKind::Int:
+    return absl::StrCat(getInt());
+  case AttrKind::Float:
+    return formatFloat(getFloat());
+  case AttrKind::IntList:
+    return absl::StrCat("[", absl::StrJoin(getIntList(), ", "), "]");
   case AttrKind::DimList:
-    return absl::StrCat("[",
-                        absl::StrJoin(getDimList(), ", ",
-                                      [](std::string *o, const DimExpr &d) {
-                                        absl::StrAppend(o, d.str());
-                                      }),
-                        "]");
-  case AttrKind::Enum: return getEnum();
-  case AttrKind::ElementType: return std::string(elementTypeName(getElementType()));
+    return absl::StrCat(
+        "[",
+        absl::StrJoin(getDimList(), ", ",
+                      [](std::string *o, const DimExpr &d) { absl::StrAppend(o, d.str()); }),
+        "]");
+  case AttrKind::Enum:
+    return getEnum();
+  case AttrKind::ElementType:
+    return std::string(elementTypeName(getElementType()));
   case AttrKind::Literal: {
     const LiteralValue &v = getLiteral();
     std::string out;

@@ -66,8 +66,12 @@ public:
   AttrKind kind() const;
   int64_t getInt() const { return std::get<int64_t>(storage_); }
   double getFloat() const { return std::get<double>(storage_); }
-  const std::vector<int64_t> &getIntList() const { return std::get<std::vector<int64_t>>(storage_); }
-  const std::vector<DimExpr> &getDimList() const { return std::get<std::vector<DimExpr>>(storage_); }
+  const std::vector<int64_t> &getIntList() const {
+    return std::get<std::vector<int64_t>>(storage_);
+  }
+  const std::vector<DimExpr> &getDimList() const {
+    return std::get<std::vector<DimExpr>>(storage_);
+  }
   const std::string &getEnum() const { return std::get<EnumValue>(storage_).name; }
   ElementType getElementType() const { return std::get<ElementType>(storage_); }
   const LiteralValue &getLiteral() const {

@@ -35,10 +35,10 @@ struct DimRange {
 struct Constraint {
   enum class Kind { Equal, Divisible, Range };
   Kind kind;
-  DimExpr lhs, rhs;        // Equal: lhs == rhs
-  DimExpr expr;            // Divisible: expr % divisor == 0
+  DimExpr lhs, rhs; // Equal: lhs == rhs
+  DimExpr expr;     // Divisible: expr % divisor == 0
   int64_t divisor = 1;
-  std::string symbol;      // Range: lo <= symbol <= hi
+  std::string symbol; // Range: lo <= symbol <= hi
   DimRange range;
   std::string str() const;
 };

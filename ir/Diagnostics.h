@@ -42,8 +42,7 @@ template <typename... Args> std::string strCat(const Args &...args) {
 absl::Status errorAt(const Location &loc, std::string_view msg);
 
 /// Builds an error with absl::StrCat-style pieces: errorAt(loc, "x ", 3).
-template <typename... Args>
-absl::Status errorAtCat(const Location &loc, const Args &...args) {
+template <typename... Args> absl::Status errorAtCat(const Location &loc, const Args &...args) {
   return errorAt(loc, strCat(args...));
 }
 

@@ -27,9 +27,9 @@ using DimBindings = absl::flat_hash_map<std::string, int64_t>;
 
 /// A variable of the polynomial: a symbol or floor(numerator / divisor).
 struct DimAtom {
-  std::string symbol;                        // set for a symbol atom
-  std::shared_ptr<const DimExpr> numerator;  // set for a floor-division atom
-  int64_t divisor = 0;                       // > 1 for a floor-division atom
+  std::string symbol;                       // set for a symbol atom
+  std::shared_ptr<const DimExpr> numerator; // set for a floor-division atom
+  int64_t divisor = 0;                      // > 1 for a floor-division atom
 
   bool isSymbol() const { return numerator == nullptr; }
   friend bool operator==(const DimAtom &a, const DimAtom &b);

@@ -9,15 +9,24 @@ namespace xs {
 
 std::string_view elementTypeName(ElementType t) {
   switch (t) {
-  case ElementType::F32: return "f32";
-  case ElementType::F16: return "f16";
-  case ElementType::BF16: return "bf16";
-  case ElementType::F64: return "f64";
-  case ElementType::I1: return "i1";
-  case ElementType::I8: return "i8";
-  case ElementType::U8: return "u8";
-  case ElementType::I32: return "i32";
-  case ElementType::I64: return "i64";
+  case ElementType::F32:
+    return "f32";
+  case ElementType::F16:
+    return "f16";
+  case ElementType::BF16:
+    return "bf16";
+  case ElementType::F64:
+    return "f64";
+  case ElementType::I1:
+    return "i1";
+  case ElementType::I8:
+    return "i8";
+  case ElementType::U8:
+    return "u8";
+  case ElementType::I32:
+    return "i32";
+  case ElementType::I64:
+    return "i64";
   }
   assert(false && "unknown element type");
   return "?";
@@ -46,14 +55,18 @@ bool isBool(ElementType t) { return t == ElementType::I1; }
 int64_t elementByteSize(ElementType t) {
   switch (t) {
   case ElementType::F64:
-  case ElementType::I64: return 8;
+  case ElementType::I64:
+    return 8;
   case ElementType::F32:
-  case ElementType::I32: return 4;
+  case ElementType::I32:
+    return 4;
   case ElementType::F16:
-  case ElementType::BF16: return 2;
+  case ElementType::BF16:
+    return 2;
   case ElementType::I1:
   case ElementType::I8:
-  case ElementType::U8: return 1;
+  case ElementType::U8:
+    return 1;
   }
   assert(false && "unknown element type");
   return 0;
@@ -61,12 +74,18 @@ int64_t elementByteSize(ElementType t) {
 
 int integerBitWidth(ElementType t) {
   switch (t) {
-  case ElementType::I1: return 1;
+  case ElementType::I1:
+    return 1;
   case ElementType::I8:
-  case ElementType::U8: return 8;
-  case ElementType::I32: return 32;
-  case ElementType::I64: return 64;
-  default: assert(false && "not an integer type"); return 0;
+  case ElementType::U8:
+    return 8;
+  case ElementType::I32:
+    return 32;
+  case ElementType::I64:
+    return 64;
+  default:
+    assert(false && "not an integer type");
+    return 0;
   }
 }
 
@@ -93,22 +112,35 @@ double roundToFormat(double v, int mantissaBits, int minExp, int maxExp) {
 
 double roundToFloatType(double v, ElementType t) {
   switch (t) {
-  case ElementType::F64: return v;
-  case ElementType::F32: return static_cast<double>(static_cast<float>(v));
-  case ElementType::F16: return roundToFormat(v, 10, -14, 15);
-  case ElementType::BF16: return roundToFormat(v, 7, -126, 127);
-  default: assert(false && "not a float type"); return v;
+  case ElementType::F64:
+    return v;
+  case ElementType::F32:
+    return static_cast<double>(static_cast<float>(v));
+  case ElementType::F16:
+    return roundToFormat(v, 10, -14, 15);
+  case ElementType::BF16:
+    return roundToFormat(v, 7, -126, 127);
+  default:
+    assert(false && "not a float type");
+    return v;
   }
 }
 
 int64_t wrapToIntegerType(int64_t v, ElementType t) {
   switch (t) {
-  case ElementType::I1: return v != 0 ? 1 : 0;
-  case ElementType::I8: return static_cast<int8_t>(static_cast<uint8_t>(v & 0xff));
-  case ElementType::U8: return static_cast<uint8_t>(v & 0xff);
-  case ElementType::I32: return static_cast<int32_t>(static_cast<uint32_t>(v & 0xffffffffu));
-  case ElementType::I64: return v;
-  default: assert(false && "not an integer type"); return v;
+  case ElementType::I1:
+    return v != 0 ? 1 : 0;
+  case ElementType::I8:
+    return static_cast<int8_t>(static_cast<uint8_t>(v & 0xff));
+  case ElementType::U8:
+    return static_cast<uint8_t>(v & 0xff);
+  case ElementType::I32:
+    return static_cast<int32_t>(static_cast<uint32_t>(v & 0xffffffffu));
+  case ElementType::I64:
+    return v;
+  default:
+    assert(false && "not an integer type");
+    return v;
   }
 }
 

@@ -50,8 +50,7 @@ Value *Function::addParam(std::string name, TensorType type, Location loc) {
 }
 
 Operation *Function::createOp(OpKind kind, std::vector<Value *> operands, AttrDict attrs,
-                              TensorType type, Location loc, std::string name,
-                              Operation *before) {
+                              TensorType type, Location loc, std::string name, Operation *before) {
   if (name.empty())
     name = freshName();
   assert(!names_.contains(name) && "duplicate value name");

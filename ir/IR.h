@@ -113,9 +113,8 @@ public:
   /// Creates an op at the end (before == nullptr) or just before `before`.
   /// An empty name gets a fresh one. The result type is `type` as given (may
   /// be unknown); use Builder to create ops with inferred types.
-  Operation *createOp(OpKind kind, std::vector<Value *> operands, AttrDict attrs,
-                      TensorType type, Location loc, std::string name = "",
-                      Operation *before = nullptr);
+  Operation *createOp(OpKind kind, std::vector<Value *> operands, AttrDict attrs, TensorType type,
+                      Location loc, std::string name = "", Operation *before = nullptr);
   /// Removes an op whose result has no uses left.
   void eraseOp(Operation *op);
   /// Removes every op for which `pred` is true (their results must be unused

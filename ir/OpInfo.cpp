@@ -13,7 +13,7 @@ struct AttrRow {
 };
 
 constexpr AttrRow kAttrRows[] = {
-#define XS_ATTR(Name, Attribute, Kind, Required)                                                  \
+#define XS_ATTR(Name, Attribute, Kind, Required)                                                   \
   {OpKind::Name, {Attribute, AttrKind::Kind, Required}},
 #include "ir/Ops.def"
 };
@@ -28,7 +28,7 @@ struct OpRow {
 };
 
 constexpr OpRow kOpRows[] = {
-#define XS_OP(Name, Mnemonic, Category, Rule, MinOperands, MaxOperands, Flags)                    \
+#define XS_OP(Name, Mnemonic, Category, Rule, MinOperands, MaxOperands, Flags)                     \
   {OpKind::Name, Mnemonic, OpCategory::Category, TypeRule::Rule, MinOperands, MaxOperands, Flags},
 #include "ir/Ops.def"
 };
@@ -47,8 +47,8 @@ const Tables &tables() {
     for (size_t i = 0; i < std::size(kOpRows); ++i) {
       const OpRow &r = kOpRows[i];
       assert(static_cast<size_t>(r.kind) == i && "Ops.def order and OpKind disagree");
-      t.infos.push_back(OpInfo{r.kind, r.mnemonic, r.category, r.rule, r.minOperands,
-                               r.maxOperands, r.flags, std::span<const AttrSpec>(t.attrs[i])});
+      t.infos.push_back(OpInfo{r.kind, r.mnemonic, r.category, r.rule, r.minOperands, r.maxOperands,
+                               r.flags, std::span<const AttrSpec>(t.attrs[i])});
     }
     return t;
   }();
@@ -77,17 +77,28 @@ std::span<const OpInfo> allOpInfos() { return tables().infos; }
 
 std::string_view opCategoryName(OpCategory c) {
   switch (c) {
-  case OpCategory::LightElementwise: return "light-elementwise";
-  case OpCategory::ExpensiveElementwise: return "expensive-elementwise";
-  case OpCategory::Source: return "source";
-  case OpCategory::Broadcast: return "broadcast";
-  case OpCategory::Reshape: return "reshape";
-  case OpCategory::Transpose: return "transpose";
-  case OpCategory::DataMovement: return "data-movement";
-  case OpCategory::Gather: return "gather";
-  case OpCategory::Reduce: return "reduce";
-  case OpCategory::Composite: return "composite";
-  case OpCategory::Library: return "library";
+  case OpCategory::LightElementwise:
+    return "light-elementwise";
+  case OpCategory::ExpensiveElementwise:
+    return "expensive-elementwise";
+  case OpCategory::Source:
+    return "source";
+  case OpCategory::Broadcast:
+    return "broadcast";
+  case OpCategory::Reshape:
+    return "reshape";
+  case OpCategory::Transpose:
+    return "transpose";
+  case OpCategory::DataMovement:
+    return "data-movement";
+  case OpCategory::Gather:
+    return "gather";
+  case OpCategory::Reduce:
+    return "reduce";
+  case OpCategory::Composite:
+    return "composite";
+  case OpCategory::Library:
+    return "library";
   }
   assert(false && "unknown category");
   return "?";

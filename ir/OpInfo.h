@@ -21,23 +21,45 @@ enum class OpKind : uint16_t {
 enum class OpCategory : uint8_t {
   LightElementwise,
   ExpensiveElementwise,
-  Source,       // constant, iota: no tensor operand
+  Source, // constant, iota: no tensor operand
   Broadcast,
   Reshape,
   Transpose,
   DataMovement, // slice, concat, pad
   Gather,
   Reduce,
-  Composite,    // decomposed by the decompose pass
-  Library,      // dot: not memory-intensive, runs through a library
+  Composite, // decomposed by the decompose pass
+  Library,   // dot: not memory-intensive, runs through a library
 };
 
 /// The typing rule shared by a family of ops (see TypeRules.h).
 enum class TypeRule : uint8_t {
-  UnaryNumeric, UnaryFloat, UnaryPredicate, UnaryLogical,
-  BinaryNumeric, BinaryLogical, Compare, Select, Cast,
-  Constant, Iota, Broadcast, Reshape, Transpose, Slice, Concat, Pad, Gather, TakeAlongAxis,
-  Reduce, ArgReduce, LayerNorm, RmsNorm, Softmax, Gelu, Dot,
+  UnaryNumeric,
+  UnaryFloat,
+  UnaryPredicate,
+  UnaryLogical,
+  BinaryNumeric,
+  BinaryLogical,
+  Compare,
+  Select,
+  Cast,
+  Constant,
+  Iota,
+  Broadcast,
+  Reshape,
+  Transpose,
+  Slice,
+  Concat,
+  Pad,
+  Gather,
+  TakeAlongAxis,
+  Reduce,
+  ArgReduce,
+  LayerNorm,
+  RmsNorm,
+  Softmax,
+  Gelu,
+  Dot,
 };
 
 enum OpFlags : uint32_t {

@@ -20,12 +20,11 @@ std::optional<std::vector<int64_t>> TensorType::staticShape() const {
 std::string TensorType::str() const {
   if (!known_)
     return "?";
-  return strCat(elementTypeName(elementType_), "[",
-                      absl::StrJoin(shape_, ", ",
-                                    [](std::string *out, const DimExpr &d) {
-                                      absl::StrAppend(out, d.str());
-                                    }),
-                      "]");
+  return strCat(
+      elementTypeName(elementType_), "[",
+      absl::StrJoin(shape_, ", ",
+                    [](std::string *out, const DimExpr &d) { absl::StrAppend(out, d.str()); }),
+      "]");
 }
 
 } // namespace xs

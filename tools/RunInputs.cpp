@@ -30,17 +30,17 @@ std::string paramNames(const Function &f) {
 absl::Status bindFromShape(const Value &param, const HostTensor &t, DimBindings &dims) {
   const TensorType &type = param.type();
   if (t.rank() != type.rank())
-    return userError(strCat("input %", param.name(), " has rank ", t.rank(), " (",
-                                  t.typeStr(), ") but the function expects ", type.str()));
+    return userError(strCat("input %", param.name(), " has rank ", t.rank(), " (", t.typeStr(),
+                            ") but the function expects ", type.str()));
   for (int64_t i = 0; i < type.rank(); ++i) {
     const DimExpr &d = type.dim(i);
     if (!d.isSymbol())
       continue;
     auto [it, inserted] = dims.emplace(d.symbolName(), t.shape()[i]);
     if (!inserted && it->second != t.shape()[i])
-      return userError(strCat("input %", param.name(), " has ", d.symbolName(), " = ",
-                                    t.shape()[i], " at dim ", i, ", but ", d.symbolName(),
-                                    " = ", it->second, " elsewhere"));
+      return userError(strCat("input %", param.name(), " has ", d.symbolName(), " = ", t.shape()[i],
+                              " at dim ", i, ", but ", d.symbolName(), " = ", it->second,
+                              " elsewhere"));
   }
   return absl::OkStatus();
 }
@@ -52,7 +52,7 @@ absl::Status checkElementCount(const Value &param, const std::vector<int64_t> &s
   for (int64_t d : shape) {
     if (d != 0 && count > kMaxElements / d)
       return userError(strCat("random input %", param.name(), " would have more than ",
-                                    kMaxElements, " elements; check the --dim values"));
+                              kMaxElements, " elements; check the --dim values"));
     count *= d;
   }
   return absl::OkStatus();
@@ -88,8 +88,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
     const Value *param = function.lookup(name);
     if (!param || !param->isParam())
       return userError(strCat("--input names '", name, "', which is not a parameter of @",
-                                    function.name(), " (parameters: ", paramNames(function),
-                                    ")"));
+                              function.name(), " (parameters: ", paramNames(function), ")"));
     if (!seen.insert(name).second)
       return userError(strCat("--input for %", name, " is given more than once"));
     size_t index = static_cast<size_t>(param->paramIndex());
@@ -111,8 +110,8 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
       *t = std::move(converted);
     }
     if (t->elementType() != want)
-      return userError(strCat(value, " holds ", elementTypeName(t->elementType()),
-                                    " but %", name, " is ", param->type().str()));
+      return userError(strCat(value, " holds ", elementTypeName(t->elementType()), " but %", name,
+                              " is ", param->type().str()));
     if (absl::Status s = bindFromShape(*param, *t, out.dims); !s.ok())
       return s;
     out.tensors[index] = std::move(*t);
@@ -133,23 +132,21 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
     auto [name, text] = *assignment;
     int64_t v;
     if (!absl::SimpleAtoi(text, &v) || v < 0)
-      return userError(strCat("--dim ", name, " needs a non-negative integer, got '",
-                                    text, "'"));
+      return userError(strCat("--dim ", name, " needs a non-negative integer, got '", text, "'"));
     // A symbol unified with another by shape inference is bound through its
     // representative.
     DimExpr canonical = function.constraints().canonicalize(DimExpr::symbol(name));
     if (!canonical.isSymbol() || !signatureSymbols.contains(canonical.symbolName())) {
       std::vector<std::string> known(signatureSymbols.begin(), signatureSymbols.end());
       std::sort(known.begin(), known.end());
-      return userError(strCat("--dim names '", name, "', which is not a dimension symbol of @",
-                                    function.name(), " (symbols: ",
-                                    known.empty() ? "none" : absl::StrJoin(known, ", "), ")"));
+      return userError(
+          strCat("--dim names '", name, "', which is not a dimension symbol of @", function.name(),
+                 " (symbols: ", known.empty() ? "none" : absl::StrJoin(known, ", "), ")"));
     }
     auto [it, inserted] = out.dims.emplace(canonical.symbolName(), v);
     if (!inserted && it->second != v)
-      return userError(strCat("--dim ", name, "=", v, " disagrees with ",
-                                    canonical.symbolName(), " = ", it->second,
-                                    " from the input files"));
+      return userError(strCat("--dim ", name, "=", v, " disagrees with ", canonical.symbolName(),
+                              " = ", it->second, " from the input files"));
   }
   function.constraints().deriveBindings(out.dims);
 
@@ -166,13 +163,13 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
         for (const std::string &s : d.symbols())
           if (!out.dims.contains(s))
             missing.push_back(strCat("--dim ", s, "=N"));
-        return userError(strCat("random input %", param.name(), " of type ",
-                                      param.type().str(), " needs a value for every symbol: pass ",
-                                      absl::StrJoin(missing, " ")));
+        return userError(strCat("random input %", param.name(), " of type ", param.type().str(),
+                                " needs a value for every symbol: pass ",
+                                absl::StrJoin(missing, " ")));
       }
       if (*v < 0)
-        return userError(strCat("dim ", d.str(), " of %", param.name(), " is ", *v,
-                                      ", which is negative"));
+        return userError(
+            strCat("dim ", d.str(), " of %", param.name(), " is ", *v, ", which is negative"));
       shape.push_back(*v);
     }
     if (absl::Status s = checkElementCount(param, shape); !s.ok())

@@ -21,8 +21,8 @@ struct InputRequest {
 };
 
 struct BoundInputs {
-  std::vector<HostTensor> tensors; // one per parameter, in order
-  DimBindings dims;                // every symbol of the signature
+  std::vector<HostTensor> tensors;  // one per parameter, in order
+  DimBindings dims;                 // every symbol of the signature
   std::vector<std::string> sources; // per parameter: the path or "random"
 };
 

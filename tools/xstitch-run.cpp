@@ -108,8 +108,8 @@ bool printComparison(std::string_view what, const std::string &name, const HostT
                      const HostTensor &expected, Tolerance tol) {
   CompareResult r = compareTensors(actual, expected, tol);
   if (!r.shapeMatches) {
-    std::cout << what << " " << name << ": FAIL: shape " << actual.typeStr()
-              << " but expected " << expected.typeStr() << "\n";
+    std::cout << what << " " << name << ": FAIL: shape " << actual.typeStr() << " but expected "
+              << expected.typeStr() << "\n";
     return false;
   }
   if (r.passed()) {
@@ -198,9 +198,9 @@ int run(int argc, char **argv) {
     std::vector<std::string> names;
     for (const FunctionResult &r : results)
       names.push_back(r.name);
-    return report(absl::InvalidArgumentError(absl::StrCat(flag, " names '", name,
-                                                          "', which is not a result (results: ",
-                                                          absl::StrJoin(names, ", "), ")")));
+    return report(absl::InvalidArgumentError(
+        absl::StrCat(flag, " names '", name,
+                     "', which is not a result (results: ", absl::StrJoin(names, ", "), ")")));
   };
 
   for (const std::string &spec : args->getAll("output")) {

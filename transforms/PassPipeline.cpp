@@ -14,8 +14,7 @@ namespace {
 absl::Status checkTypesKnown(const Function &f, std::string_view pass) {
   for (const auto &op : f.ops()) {
     if (!op->type().known())
-      return errorAtCat(op->loc(), "pass '", pass, "' needs the type of %",
-                        op->result()->name(),
+      return errorAtCat(op->loc(), "pass '", pass, "' needs the type of %", op->result()->name(),
                         " to be known; run shape-inference first or write the type");
   }
   return absl::OkStatus();
@@ -32,9 +31,8 @@ absl::Status runPipeline(Module &module, const std::vector<std::string> &passNam
       std::vector<std::string> known;
       for (const PassInfo &info : allPasses())
         known.push_back(std::string(info.name));
-      return absl::InvalidArgumentError(strCat("error: unknown pass '", name,
-                                                     "'; known passes: ",
-                                                     absl::StrJoin(known, ", ")));
+      return absl::InvalidArgumentError(
+          strCat("error: unknown pass '", name, "'; known passes: ", absl::StrJoin(known, ", ")));
     }
     passes.push_back(p);
   }

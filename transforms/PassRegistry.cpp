@@ -15,8 +15,7 @@ namespace xs {
 namespace {
 constexpr PassInfo kPasses[] = {
     {"verify", "check structure and types; changes nothing", runVerifyPass, false},
-    {"shape-inference", "infer result types and collect dim constraints", runShapeInference,
-     false},
+    {"shape-inference", "infer result types and collect dim constraints", runShapeInference, false},
     {"decompose", "rewrite composites (layer_norm, softmax, gelu, ...) into primitives",
      runDecompose, true},
     {"constant-fold", "evaluate ops whose operands are all constants", runConstantFold, true},

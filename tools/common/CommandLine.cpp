@@ -35,8 +35,8 @@ absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<Fl
       value = body.substr(eq + 1);
       body = body.substr(0, eq);
     }
-    auto spec = std::find_if(specs.begin(), specs.end(),
-                             [&](const FlagSpec &s) { return s.name == body; });
+    auto spec =
+        std::find_if(specs.begin(), specs.end(), [&](const FlagSpec &s) { return s.name == body; });
     if (spec == specs.end())
       return absl::InvalidArgumentError(
           absl::StrCat("unknown flag '--", body, "'; see --help for the list of flags"));
@@ -47,8 +47,8 @@ absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<Fl
         value = *spec->implicitValue;
       } else {
         if (i + 1 >= argc)
-          return absl::InvalidArgumentError(absl::StrCat("flag '--", body, "' needs a value (",
-                                                         spec->valueHint, ")"));
+          return absl::InvalidArgumentError(
+              absl::StrCat("flag '--", body, "' needs a value (", spec->valueHint, ")"));
         value = argv[++i];
       }
     }

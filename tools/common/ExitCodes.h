@@ -8,22 +8,26 @@
 namespace xs {
 
 inline constexpr int kExitOk = 0;
-inline constexpr int kExitMismatch = 1;  // a comparison failed
-inline constexpr int kExitUserError = 2; // bad file, flag, shape, dtype, unbound dim, unsupported op
-inline constexpr int kExitInternal = 3;  // a bug in xstitch
+inline constexpr int kExitMismatch = 1; // a comparison failed
+inline constexpr int kExitUserError =
+    2;                                  // bad file, flag, shape, dtype, unbound dim, unsupported op
+inline constexpr int kExitInternal = 3; // a bug in xstitch
 
 /// User mistakes (InvalidArgument, Unimplemented, NotFound, OutOfRange,
 /// FailedPrecondition, ResourceExhausted) exit 2; everything else 3.
 inline int exitCodeFor(const absl::Status &s) {
   switch (s.code()) {
-  case absl::StatusCode::kOk: return kExitOk;
+  case absl::StatusCode::kOk:
+    return kExitOk;
   case absl::StatusCode::kInvalidArgument:
   case absl::StatusCode::kUnimplemented:
   case absl::StatusCode::kNotFound:
   case absl::StatusCode::kOutOfRange:
   case absl::StatusCode::kFailedPrecondition:
-  case absl::StatusCode::kResourceExhausted: return kExitUserError;
-  default: return kExitInternal;
+  case absl::StatusCode::kResourceExhausted:
+    return kExitUserError;
+  default:
+    return kExitInternal;
   }
 }
 

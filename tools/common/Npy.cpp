@@ -1,6 +1,7 @@
 #include "tools/common/Npy.h"
 
-#include <bit>
+#include <cassert>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -20,11 +21,6 @@ constexpr char kMagic[] = "\x93NUMPY";
 absl::Status npyError(const std::string &path, std::string_view what) {
   return absl::InvalidArgumentError(strCat(path, ": error: ", what));
 }
-
-struct Descr {
-  ElementType type;
-  bool bf16FromF32 = false;
-};
 
 std::optional<ElementType> typeFromDescr(std::string_view d) {
   static const std::pair<std::string_view, ElementType> kTable[] = {
@@ -103,19 +99,99 @@ std::optional<std::string> headerField(std::string_view header, std::string_view
   return std::string(absl::StripAsciiWhitespace(absl::string_view(header.data() + pos, end - pos)));
 }
 
+template <typename T> T load(const char *p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T> void store(std::string &out, T v) {
+  char buf[sizeof(T)];
+  std::memcpy(buf, &v, sizeof(T));
+  out.append(buf, sizeof(T));
+}
+
+// Reads element i of `t` from little-endian bytes in the file's dtype.
+void readElement(const char *p, HostTensor &t, int64_t i) {
+  switch (t.elementType()) {
+  case ElementType::F32:
+    t.setDouble(i, load<float>(p));
+    break;
+  case ElementType::F64:
+    t.setDouble(i, load<double>(p));
+    break;
+  case ElementType::F16:
+    t.setDouble(i, halfToDouble(load<uint16_t>(p)));
+    break;
+  case ElementType::I1:
+    t.setInt(i, *p != 0);
+    break;
+  case ElementType::I8:
+    t.setInt(i, load<int8_t>(p));
+    break;
+  case ElementType::U8:
+    t.setInt(i, load<uint8_t>(p));
+    break;
+  case ElementType::I32:
+    t.setInt(i, load<int32_t>(p));
+    break;
+  case ElementType::I64:
+    t.setInt(i, load<int64_t>(p));
+    break;
+  case ElementType::BF16: // read from f32 files by the caller
+    assert(false && "no .npy dtype maps to bf16");
+    break;
+  }
+}
+
+// Appends element i of `t` in the dtype npyDescr names (bf16 as f32).
+void appendElement(std::string &out, const HostTensor &t, int64_t i) {
+  switch (t.elementType()) {
+  case ElementType::F32:
+  case ElementType::BF16:
+    store(out, static_cast<float>(t.getDouble(i)));
+    break;
+  case ElementType::F64:
+    store(out, t.getDouble(i));
+    break;
+  case ElementType::F16:
+    store(out, doubleToHalf(t.getDouble(i)));
+    break;
+  case ElementType::I1:
+  case ElementType::I8:
+  case ElementType::U8:
+    store(out, static_cast<uint8_t>(t.getInt(i)));
+    break;
+  case ElementType::I32:
+    store(out, static_cast<int32_t>(t.getInt(i)));
+    break;
+  case ElementType::I64:
+    store(out, t.getInt(i));
+    break;
+  }
+}
+
 } // namespace
 
 std::string npyDescr(ElementType t) {
   switch (t) {
   case ElementType::F32:
-  case ElementType::BF16: return "<f4";
-  case ElementType::F16: return "<f2";
-  case ElementType::F64: return "<f8";
-  case ElementType::I1: return "|b1";
-  case ElementType::I8: return "|i1";
-  case ElementType::U8: return "|u1";
-  case ElementType::I32: return "<i4";
-  case ElementType::I64: return "<i8";
+  case ElementType::BF16:
+    return "<f4";
+  case ElementType::F16:
+    return "<f2";
+  case ElementType::F64:
+    return "<f8";
+  case ElementType::I1:
+    return "|b1";
+  case ElementType::I8:
+    return "|i1";
+  case ElementType::U8:
+    return "|u1";
+  case ElementType::I32:
+    return "<i4";
+  case ElementType::I64:
+    return "<i8";
   }
   return "?";
 }
@@ -159,8 +235,8 @@ absl::StatusOr<HostTensor> readNpy(const std::string &path) {
   std::optional<ElementType> type = typeFromDescr(*descr);
   if (!type)
     return npyError(path, strCat("unsupported dtype '", *descr,
-                                       "'; supported: <f4 <f2 <f8 |b1 |i1 |u1 <i4 <i8 "
-                                       "(little-endian)"));
+                                 "'; supported: <f4 <f2 <f8 |b1 |i1 |u1 <i4 <i8 "
+                                 "(little-endian)"));
   std::vector<int64_t> shape;
   for (absl::string_view piece : absl::StrSplit(*shapeText, ',', absl::SkipWhitespace())) {
     int64_t d;
@@ -177,24 +253,12 @@ absl::StatusOr<HostTensor> readNpy(const std::string &path) {
   int64_t width = elementByteSize(*type);
   size_t payload = headerStart + headerLen;
   if (data.size() - payload < static_cast<size_t>(count * width))
-    return npyError(path, strCat("truncated data: expected ", count * width,
-                                       " bytes for shape (", *shapeText, "), found ",
-                                       data.size() - payload));
+    return npyError(path, strCat("truncated data: expected ", count * width, " bytes for shape (",
+                                 *shapeText, "), found ", data.size() - payload));
   HostTensor t(*type, shape);
   const char *p = data.data() + payload;
-  for (int64_t i = 0; i < count; ++i, p += width) {
-    switch (*type) {
-    case ElementType::F32: { float f; std::memcpy(&f, p, 4); t.setDouble(i, f); break; }
-    case ElementType::F64: { double f; std::memcpy(&f, p, 8); t.setDouble(i, f); break; }
-    case ElementType::F16: { uint16_t h; std::memcpy(&h, p, 2); t.setDouble(i, halfToDouble(h)); break; }
-    case ElementType::I1: t.setInt(i, *p != 0); break;
-    case ElementType::I8: t.setInt(i, static_cast<int8_t>(*p)); break;
-    case ElementType::U8: t.setInt(i, static_cast<uint8_t>(*p)); break;
-    case ElementType::I32: { int32_t v; std::memcpy(&v, p, 4); t.setInt(i, v); break; }
-    case ElementType::I64: { int64_t v; std::memcpy(&v, p, 8); t.setInt(i, v); break; }
-    case ElementType::BF16: break; // never produced by typeFromDescr
-    }
-  }
+  for (int64_t i = 0; i < count; ++i, p += width)
+    readElement(p, t, i);
   return t;
 }
 
@@ -207,7 +271,7 @@ absl::Status writeNpy(const std::string &path, const HostTensor &tensor) {
   else if (tensor.rank() > 1)
     shape.resize(shape.size() - 2);
   std::string header = strCat("{'descr': '", npyDescr(tensor.elementType()),
-                                    "', 'fortran_order': False, 'shape': (", shape, "), }");
+                              "', 'fortran_order': False, 'shape': (", shape, "), }");
   // Pad so that the data starts on a 64-byte boundary, header ends in '\n'.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -219,23 +283,8 @@ absl::Status writeNpy(const std::string &path, const HostTensor &tensor) {
   out.push_back(static_cast<char>(header.size() & 0xff));
   out.push_back(static_cast<char>((header.size() >> 8) & 0xff));
   out += header;
-  ElementType type = tensor.elementType();
-  for (int64_t i = 0; i < tensor.numElements(); ++i) {
-    char buf[8];
-    size_t width = 0;
-    switch (type) {
-    case ElementType::F32:
-    case ElementType::BF16: { float f = static_cast<float>(tensor.getDouble(i)); std::memcpy(buf, &f, 4); width = 4; break; }
-    case ElementType::F64: { double f = tensor.getDouble(i); std::memcpy(buf, &f, 8); width = 8; break; }
-    case ElementType::F16: { uint16_t h = doubleToHalf(tensor.getDouble(i)); std::memcpy(buf, &h, 2); width = 2; break; }
-    case ElementType::I1:
-    case ElementType::I8:
-    case ElementType::U8: buf[0] = static_cast<char>(tensor.getInt(i)); width = 1; break;
-    case ElementType::I32: { int32_t v = static_cast<int32_t>(tensor.getInt(i)); std::memcpy(buf, &v, 4); width = 4; break; }
-    case ElementType::I64: { int64_t v = tensor.getInt(i); std::memcpy(buf, &v, 8); width = 8; break; }
-    }
-    out.append(buf, width);
-  }
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    appendElement(out, tensor, i);
   std::ofstream f(path, std::ios::binary);
   if (!f)
     return npyError(path, "cannot open for writing");

@@ -25,8 +25,8 @@ absl::StatusOr<std::optional<RandomRange>> parseRandomSpec(std::string_view spec
   RandomRange r;
   if (parts.size() != 3 || !parts[0].empty() || !absl::SimpleAtod(parts[1], &r.lo) ||
       !absl::SimpleAtod(parts[2], &r.hi) || !(r.lo < r.hi))
-    return absl::InvalidArgumentError(strCat(
-        "bad random range 'random", spec, "'; write random or random:LO:HI with LO < HI"));
+    return absl::InvalidArgumentError(
+        strCat("bad random range 'random", spec, "'; write random or random:LO:HI with LO < HI"));
   return std::optional<RandomRange>(r);
 }
 

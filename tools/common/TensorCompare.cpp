@@ -11,16 +11,21 @@ namespace xs {
 
 Tolerance defaultTolerance(ElementType t) {
   switch (t) {
-  case ElementType::F64: return {1e-12, 1e-12};
-  case ElementType::F32: return {1e-5, 1e-4};
-  case ElementType::F16: return {1e-3, 1e-2};
-  case ElementType::BF16: return {1e-2, 5e-2};
-  default: return {0, 0};
+  case ElementType::F64:
+    return {1e-12, 1e-12};
+  case ElementType::F32:
+    return {1e-5, 1e-4};
+  case ElementType::F16:
+    return {1e-3, 1e-2};
+  case ElementType::BF16:
+    return {1e-2, 5e-2};
+  default:
+    return {0, 0};
   }
 }
 
-CompareResult compareTensors(const HostTensor &actual, const HostTensor &expected,
-                             Tolerance tol, int keepWorst) {
+CompareResult compareTensors(const HostTensor &actual, const HostTensor &expected, Tolerance tol,
+                             int keepWorst) {
   CompareResult r;
   if (actual.shape() != expected.shape()) {
     r.shapeMatches = false;

@@ -21,10 +21,10 @@ struct Tolerance {
 Tolerance defaultTolerance(ElementType t);
 
 struct ElementDiff {
-  int64_t index;    // flat index
+  int64_t index; // flat index
   double actual;
   double expected;
-  double error;     // |actual - expected| / (atol + rtol * |expected|); > 1 fails
+  double error; // |actual - expected| / (atol + rtol * |expected|); > 1 fails
 };
 
 struct CompareResult {
@@ -38,8 +38,8 @@ struct CompareResult {
 
 /// Element-wise |a - e| <= atol + rtol * |e|; NaN equals NaN, inf equals the
 /// same inf. Keeps the `keepWorst` worst elements.
-CompareResult compareTensors(const HostTensor &actual, const HostTensor &expected,
-                             Tolerance tol, int keepWorst = 5);
+CompareResult compareTensors(const HostTensor &actual, const HostTensor &expected, Tolerance tol,
+                             int keepWorst = 5);
 
 /// `[3, 17]` for a flat index in `shape`.
 std::string formatIndex(int64_t flat, const std::vector<int64_t> &shape);
