@@ -5,6 +5,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
@@ -89,7 +90,9 @@ int main(int argc, char **argv) {
   options.verifyEach = !args->has("no-verify-each");
   options.log = &std::cerr;
   if (absl::Status s = xs::runPipeline(**module, passes, options); !s.ok()) {
-    std::cerr << s.message() << "\n";
+    // Errors without a source location (an unknown pass) name the tool.
+    std::cerr << (absl::StartsWith(s.message(), "error:") ? "xstitch-opt: " : "") << s.message()
+              << "\n";
     return xs::exitCodeFor(s);
   }
   std::cout << xs::printModule(**module);
