@@ -6,7 +6,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh" "$root/build" >/dev/null
+if [ ! -f "$root/build/build.ninja" ]; then
+  CC=clang-19 CXX=clang++-19 cmake -G Ninja -S "$root" -B "$root/build" >/dev/null
+fi
+echo "run: building xstitch-run"
+cmake --build "$root/build" --target xstitch-run >/dev/null
 example=${1:-$root/examples/layernorm.xs}
 shift || true
 if [ $# -eq 0 ]; then
