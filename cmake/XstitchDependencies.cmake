@@ -9,6 +9,14 @@ if(NOT LLVM_VERSION_MAJOR EQUAL 19)
   message(FATAL_ERROR "xstitch needs LLVM 19, found ${LLVM_PACKAGE_VERSION} at ${LLVM_DIR}")
 endif()
 message(STATUS "xstitch: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
+# Backends link the shared libLLVM: one cheap link instead of dozens of static
+# component libraries.
+add_library(xstitch_llvm INTERFACE)
+target_include_directories(xstitch_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(xstitch_llvm INTERFACE ${LLVM_DEFINITIONS})
+target_link_libraries(xstitch_llvm INTERFACE LLVM)
+
+find_package(TBB REQUIRED CONFIG)
 
 if(XSTITCH_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -1,3 +1,4 @@
+#include <cassert>
 #include <chrono>
 #include <iomanip>
 
@@ -46,6 +47,13 @@ absl::Status runPipeline(Module &module, const std::vector<std::string> &passNam
       if (pass.needsKnownTypes) {
         if (absl::Status s = checkTypesKnown(*function, pass.name); !s.ok())
           return s;
+      }
+      if (pass.analyze) {
+        assert(options.analysisOut && "an analysis pass needs PipelineOptions::analysisOut");
+        PassContext context{options.analysisOut, &options.target};
+        if (absl::Status s = pass.analyze(*function, context); !s.ok())
+          return s;
+        continue;
       }
       absl::StatusOr<bool> result = pass.run(*function);
       if (!result.ok())

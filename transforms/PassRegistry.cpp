@@ -14,15 +14,17 @@ namespace xs {
 
 namespace {
 constexpr PassInfo kPasses[] = {
-    {"verify", "check structure and types; changes nothing", runVerifyPass, false},
-    {"shape-inference", "infer result types and collect dim constraints", runShapeInference, false},
+    {"verify", "check structure and types; changes nothing", runVerifyPass, nullptr, false},
+    {"shape-inference", "infer result types and collect dim constraints", runShapeInference,
+     nullptr, false},
     {"decompose", "rewrite composites (layer_norm, softmax, gelu, ...) into primitives",
-     runDecompose, true},
-    {"constant-fold", "evaluate ops whose operands are all constants", runConstantFold, true},
+     runDecompose, nullptr, true},
+    {"constant-fold", "evaluate ops whose operands are all constants", runConstantFold, nullptr,
+     true},
     {"algebraic-simplify", "local identities: x+0, x*1, neg(neg(x)), no-op reshapes, ...",
-     runAlgebraicSimplify, true},
-    {"cse", "merge identical ops on identical operands", runCSE, true},
-    {"dce", "remove ops whose results are unused", runDCE, true},
+     runAlgebraicSimplify, nullptr, true},
+    {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
+    {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
 };
 } // namespace
 

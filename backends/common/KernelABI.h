@@ -1,0 +1,25 @@
+#ifndef XSTITCH_BACKENDS_COMMON_KERNELABI_H
+#define XSTITCH_BACKENDS_COMMON_KERNELABI_H
+
+// The calling convention of compiled kernels, shared by the emitters and the
+// runtimes.
+//
+// CPU (x86): every launch variant is a function
+//   void SYMBOL(void *const *buffers, const int64_t *dims,
+//               int64_t blockBegin, int64_t blockEnd);
+// `buffers` holds the kernel's arguments in HostStep::buffers order (body
+// parameters, then body results), each pointing at row-major data of the
+// buffer's element type (i1 as one byte, f16/bf16 as their 16-bit patterns).
+// `dims` holds the values of HostPlan::symbols in order. The function runs
+// blocks [blockBegin, blockEnd); the runtime splits the grid over its workers.
+
+#include <cstdint>
+
+namespace xs {
+
+using CpuKernelFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
+                             int64_t blockEnd);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_KERNELABI_H

@@ -1,0 +1,31 @@
+#ifndef XSTITCH_BACKENDS_COMMON_KERNELEMITTER_H
+#define XSTITCH_BACKENDS_COMMON_KERNELEMITTER_H
+
+// KernelPlan -> LLVM IR, once for every target, through the Target interface.
+// Each variant of each kernel becomes one function named
+// `<plan.name>.v<index>`. Values are computed element by element from the
+// body's ops (an element generator maps a result index to operand indices:
+// broadcast, transpose, slice, concat, pad, gather, reshape by index
+// arithmetic), so a kernel may hold any number of ops.
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "backends/common/Target.h"
+#include "transforms/PlanProgram.h"
+#include "llvm/IR/Module.h"
+
+namespace xs {
+
+/// The symbol of variant `variant` of `plan`.
+std::string kernelSymbol(const KernelPlan &plan, size_t variant);
+
+/// Emits every kernel of `program` into `module` (whose triple and data
+/// layout the caller set from the target). The HostPlan gives the symbol
+/// order of the dims array. An unsupported construct is an internal error
+/// naming the kernel.
+absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_KERNELEMITTER_H

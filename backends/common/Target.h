@@ -1,0 +1,60 @@
+#ifndef XSTITCH_BACKENDS_COMMON_TARGET_H
+#define XSTITCH_BACKENDS_COMMON_TARGET_H
+
+// The Target interface: what the common emitter asks of a backend. The
+// emitter is written once against it; nvptx, amdgpu and x86 implement it.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "transforms/TargetDescription.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace xs {
+
+class Target {
+public:
+  virtual ~Target() = default;
+
+  virtual const TargetDescription &description() const = 0;
+  virtual std::string triple() const = 0;
+  virtual std::string dataLayout() const = 0;
+
+  /// Creates the kernel function for one launch variant with this target's
+  /// ABI (KernelABI.h) and positions `b` at its entry. The emitter then asks
+  /// for block ids and the argument values through the methods below.
+  virtual llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
+                                       llvm::IRBuilder<> &b) = 0;
+  /// Emits the loop (CPU) or id computation (GPU) over this invocation's
+  /// blocks; `body` is called with the block id and emits one block's work.
+  virtual void emitBlockLoop(llvm::IRBuilder<> &b,
+                             const std::function<void(llvm::Value *blockId)> &body) = 0;
+  /// Pointer to argument buffer `index` (kernel-argument order).
+  virtual llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) = 0;
+  /// The value of HostPlan::symbols[index] as i64.
+  virtual llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) = 0;
+  /// The lane id within the block and the number of lanes (CPU: 0 and 1 —
+  /// lanes are SIMD vectors made by the loop vectorizer).
+  virtual llvm::Value *laneId(llvm::IRBuilder<> &b) = 0;
+  virtual llvm::Value *laneCount(llvm::IRBuilder<> &b) = 0;
+  /// Ends a stage: all lanes of the block see each other's writes after it.
+  virtual void emitBlockBarrier(llvm::IRBuilder<> &b) = 0;
+  /// Per-block scratch of `bytes` bytes (shared memory on GPUs, an aligned
+  /// stack or per-task buffer on CPU), aligned to the vector width.
+  virtual llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
+                                           llvm::Value *elements) = 0;
+  /// Combines `value` across the block's lanes with `combine`; every lane
+  /// gets the result (CPU: the identity, lanes are one).
+  virtual llvm::Value *emitCrossLaneReduce(
+      llvm::IRBuilder<> &b, llvm::Value *value,
+      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
+          &combine) = 0;
+  /// Marks an inner loop for vectorization (CPU: loop metadata).
+  virtual void annotateInnerLoop(llvm::BranchInst *latch) = 0;
+};
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_TARGET_H

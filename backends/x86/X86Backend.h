@@ -1,0 +1,43 @@
+#ifndef XSTITCH_BACKENDS_X86_X86BACKEND_H
+#define XSTITCH_BACKENDS_X86_X86BACKEND_H
+
+// The x86 backend: a block is a TBB task (the runtime splits the grid), lanes
+// are SIMD vectors made by LLVM's loop vectorizer from the emitter's inner
+// loops, block buffers are aligned per-task stack buffers, and code is
+// generated for the host CPU's features (AVX2, AVX-512) at -O3.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/HostPlan.h"
+#include "transforms/PlanProgram.h"
+#include "transforms/TargetDescription.h"
+
+namespace xs {
+
+struct X86Options {
+  /// LLVM CPU name and feature string; empty: the host's.
+  std::string cpu;
+  std::string features;
+  /// Worker threads the runtime will use (TBB's default concurrency when 0).
+  int threads = 0;
+  int optLevel = 3;
+};
+
+/// The host CPU described for the planner.
+TargetDescription x86TargetDescription(const X86Options &options);
+
+/// Emits and optimizes the kernels of `program` and compiles them to a
+/// relocatable object (CompiledProgram::object). A kernel that fails to
+/// compile is an internal error naming the kernel.
+absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
+                                              const X86Options &options);
+
+/// The optimized LLVM IR of every kernel, as text (xstitch-run --emit=llvm).
+/// With `optimized` false, the IR as the emitter wrote it.
+absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
+                                          bool optimized);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_X86_X86BACKEND_H

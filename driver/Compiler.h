@@ -1,0 +1,49 @@
+#ifndef XSTITCH_DRIVER_COMPILER_H
+#define XSTITCH_DRIVER_COMPILER_H
+
+// The compile driver: text IR (or a Module) -> canonicalization pipeline ->
+// plans -> backend -> loaded Executable on a device, with an in-memory
+// compile cache keyed by a hash of the canonical IR, the target and the
+// options. Tools and (later) the C API call this; nothing below it knows
+// about them.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/IR.h"
+#include "runtime/Executable.h"
+#include "transforms/PlanProgram.h"
+
+namespace xs {
+
+struct CompileOptions {
+  std::string device = "cpu"; // "cpu" (cuda, hip later)
+  bool fusion = true;         // false: one kernel per op (--no-fusion)
+  int threads = 0;            // CPU workers; 0: all cores
+};
+
+/// What compiling produced, for reports.
+struct CompileInfo {
+  double compileSeconds = 0;
+  bool cacheHit = false;
+  std::vector<std::string> kernels; // plan names, in launch order
+};
+
+/// Compiles `function` (already canonicalized by the default pipeline; see
+/// transforms/Pass.h) and loads it. Thread-safe; repeated calls with the same
+/// canonical IR and options return the cached Executable.
+absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &function,
+                                                            const CompileOptions &options,
+                                                            CompileInfo *info = nullptr);
+
+/// The plans `compileFunction` would build (for --emit and reports).
+absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options);
+
+/// The kernels' LLVM IR (optimized) for --emit=llvm.
+absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options);
+
+} // namespace xs
+
+#endif // XSTITCH_DRIVER_COMPILER_H

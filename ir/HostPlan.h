@@ -1,0 +1,97 @@
+#ifndef XSTITCH_IR_HOSTPLAN_H
+#define XSTITCH_IR_HOSTPLAN_H
+
+// The host plan: what runs on the host at each call of a compiled function
+// (DISC's host flow, generated at compile time). Transforms build it, the
+// runtime executes it, so it lives here where both can see it and nothing of
+// either leaks into the other. At each call the runtime
+//   1. binds the symbols from the input shapes and checks `constraints`;
+//   2. evaluates every buffer's size and places temporaries in an arena of
+//      `slots` (buffers whose lifetimes do not overlap share a slot);
+//   3. runs `steps` in order: a kernel launch picks the first variant whose
+//      predicates hold and runs its grid of blocks; a library step calls the
+//      runtime's implementation (dot); an alias step makes a buffer view
+//      another one (a reshape of contiguous data);
+//   4. returns the output buffers.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/Constraints.h"
+#include "ir/DimPredicate.h"
+#include "ir/HostTensor.h"
+#include "ir/OpInfo.h"
+#include "ir/Type.h"
+
+namespace xs {
+
+struct HostBuffer {
+  enum class Kind : uint8_t {
+    Input,     // a function parameter (memory owned by the caller)
+    Output,    // a function result (allocated per call, handed to the caller)
+    Temporary, // lives in the per-call arena, in slot `slot`
+    Constant,  // data known at compile time (`constant`), uploaded once
+    Alias,     // a view of buffer `aliasOf` with another shape
+  };
+  std::string name; // the host function's value name
+  TensorType type;  // dims over the plan's symbols
+  Kind kind = Kind::Temporary;
+  int paramIndex = -1;  // Input
+  int resultIndex = -1; // Output (a buffer may be several results: see outputs)
+  int slot = -1;        // Temporary
+  int aliasOf = -1;     // Alias
+  HostTensor constant;  // Constant: the values (element type as `type`)
+};
+
+/// One variant of a kernel launch, as compiled: its symbol and grid.
+struct HostLaunchVariant {
+  std::vector<DimPredicate> predicates; // all must hold; empty for the last
+  std::string symbol;                   // the compiled function's name
+  DimExpr grid;                         // blocks
+};
+
+struct HostStep {
+  enum class Kind : uint8_t { Launch, Library, Alias };
+  Kind kind = Kind::Launch;
+  std::string kernel;                      // Launch: the KernelPlan's name
+  std::vector<HostLaunchVariant> variants; // Launch: first match wins; last always matches
+  OpKind libraryOp = OpKind::Dot;          // Library
+  /// Launch: buffers in kernel-argument order (body parameters, then body
+  /// results). Library: operands then result. Alias: {source, alias}.
+  std::vector<int> buffers;
+  std::vector<std::string> ops; // the IR ops it covers, for reports
+  DimExpr minimumBytes;         // bytes it must move at least, for reports
+};
+
+struct HostPlan {
+  std::string function;
+  /// Every symbol the plan uses, in kernel-ABI order: a kernel receives a
+  /// pointer to an int64 array holding their values in this order.
+  std::vector<std::string> symbols;
+  ConstraintStore constraints;
+  std::vector<TensorType> paramTypes;
+  std::vector<HostBuffer> buffers;
+  std::vector<HostStep> steps;
+  /// Buffer of each function result, in order.
+  std::vector<int> outputs;
+  /// Temporaries sharing a slot never live at the same time; a slot's size
+  /// is the largest of its buffers at the call's dims.
+  int numSlots = 0;
+};
+
+/// A compiled function: the host plan and the kernels' code. For the x86
+/// backend `object` is a relocatable ELF object defining every launch
+/// variant's symbol; GPU backends will put PTX or a code object here.
+struct CompiledProgram {
+  HostPlan host;
+  std::string objectFormat; // "x86_64-elf"
+  std::string object;
+};
+
+/// A readable dump (for --explain-style reports and golden tests).
+std::string printHostPlan(const HostPlan &plan);
+
+} // namespace xs
+
+#endif // XSTITCH_IR_HOSTPLAN_H

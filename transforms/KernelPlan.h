@@ -1,0 +1,121 @@
+#ifndef XSTITCH_TRANSFORMS_KERNELPLAN_H
+#define XSTITCH_TRANSFORMS_KERNELPLAN_H
+
+// KernelPlan: the target-independent description of one kernel, the contract
+// between planning (transforms/) and code generation (backends/). It is a
+// printable object with golden tests of its own (`xstitch-opt
+// --passes=...,kernel-plan`), separate from the code that applies it.
+//
+// A kernel computes the ops of its `body` function. Its work is a grid of
+// blocks (the count is a dim expression); a block owns a tile of a group's
+// iteration space, collapsed to rows x cols; inside a block, stages run over
+// the block's lanes and end with a block barrier; phases end with a grid
+// barrier. Values a later stage or phase reads live in buffers whose level is
+// register, block (per-block scratch) or global. A kernel has one or more
+// variants chosen at run time by predicates on the dims; the last variant's
+// predicate is always true.
+//
+// Planning one op per kernel (the unfused baseline) uses one group, one phase
+// and one stage; stitching fills the rest of the structure.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/DimPredicate.h"
+#include "ir/IR.h"
+
+namespace xs {
+
+enum class BufferLevel : uint8_t { Register, Block, Global };
+std::string_view bufferLevelName(BufferLevel level);
+
+/// How a group's lanes cover its iteration space.
+enum class MappingKind : uint8_t {
+  /// Every element of the dominant's result independently; rows x cols is
+  /// the result with its last dim as cols (rank 0: 1 x 1).
+  Elementwise,
+  /// Reduction over the trailing dims: rows = kept elements, cols = reduced.
+  RowReduce,
+  /// Reduction over the leading dims: rows = reduced, cols = kept elements.
+  ColumnReduce,
+  /// Reduction over a contiguous middle run of dims [batch, reduced, kept]:
+  /// a column reduction per batch index; `batch` is the outer extent.
+  BatchColumnReduce,
+  /// Anything else (non-contiguous reduced dims, argmax over a middle dim):
+  /// each output element loops over its reduced indices.
+  Generic,
+};
+std::string_view mappingKindName(MappingKind kind);
+
+/// The thread mapping of a group: AStitch's adaptive mapping parameters.
+struct ThreadMapping {
+  MappingKind kind = MappingKind::Elementwise;
+  DimExpr batch = DimExpr(1); // BatchColumnReduce only
+  DimExpr rows;               // see MappingKind
+  DimExpr cols;
+  /// Horizontal packing: rows one block handles (Elementwise, RowReduce).
+  int64_t rowsPerBlock = 1;
+  /// Columns one block handles; 0 means the whole row (no splitting).
+  int64_t colsPerBlock = 0;
+  int64_t lanes = 1;       // lanes per block (from the Target description)
+  int64_t vectorWidth = 1; // elements per lane access
+};
+
+/// A dominant op and the ops computed in its iteration space (for one op per
+/// kernel: just the dominant). Ops are results of the kernel body.
+struct PlanGroup {
+  const Operation *dominant = nullptr;
+  std::vector<const Operation *> ops; // in program order, dominant last
+  ThreadMapping mapping;
+};
+
+/// A stage runs some groups over the block's lanes, then a block barrier.
+struct PlanStage {
+  std::vector<int> groups; // indices into KernelVariant::groups
+};
+
+/// A phase is a list of stages, then a grid barrier (except the last phase).
+struct PlanPhase {
+  std::vector<PlanStage> stages;
+};
+
+/// A value kept between stages or phases.
+struct PlanBuffer {
+  const Value *value = nullptr; // a value of the kernel body
+  BufferLevel level = BufferLevel::Register;
+  DimExpr elements; // per block for Block level, in total for Global
+};
+
+struct KernelVariant {
+  std::vector<DimPredicate> predicates; // empty: always applies
+  DimExpr grid;                         // number of blocks
+  std::vector<PlanGroup> groups;
+  std::vector<PlanPhase> phases;
+  std::vector<PlanBuffer> buffers;
+};
+
+struct KernelPlan {
+  /// Unique within a program: `k<index>_<dominant mnemonic>`; backends derive
+  /// symbol names from it (`<name>.v<variant>`).
+  std::string name;
+  /// The ops of the kernel as a function: parameters are the global tensors
+  /// it reads (named after the host function's values), results the tensors
+  /// it writes. Splat constants feeding it are copied in as ops.
+  std::unique_ptr<Function> body;
+  std::vector<KernelVariant> variants;
+  /// Bytes the kernel must read and write at least (each input and output
+  /// once), as a dim expression; the cost model and reports use it.
+  DimExpr minimumBytes;
+};
+
+/// The text form used by golden tests:
+///   kernel @k0_add(%a: f32[N, 768], %b: f32[N, 768]) -> (%y: f32[N, 768]) {
+///     body { ... the body function's ops ... }
+///     variant 0 when cols <= 64 { grid ceil(N/64) ... }
+///   }
+std::string printKernelPlan(const KernelPlan &plan);
+
+} // namespace xs
+
+#endif // XSTITCH_TRANSFORMS_KERNELPLAN_H

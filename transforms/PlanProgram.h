@@ -1,0 +1,40 @@
+#ifndef XSTITCH_TRANSFORMS_PLANPROGRAM_H
+#define XSTITCH_TRANSFORMS_PLANPROGRAM_H
+
+// Partitions a canonicalized function into kernels and library calls and
+// builds the host plan that runs them.
+//
+// Precondition: the function verifies with every type known, and has been
+// decomposed (no composite ops). Postcondition: every op of the function is
+// covered by exactly one kernel, a library step or an alias; splat constants
+// are copied into the kernels that use them; dense constants become constant
+// buffers; contiguous reshapes become aliases.
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/HostPlan.h"
+#include "ir/IR.h"
+#include "transforms/KernelPlan.h"
+#include "transforms/TargetDescription.h"
+
+namespace xs {
+
+struct PlanOptions {
+  /// false: one kernel per memory-intensive op (the unfused baseline).
+  /// true: stitch ops into larger kernels (the stitching planner; until it
+  /// lands, planning is one op per kernel either way).
+  bool fusion = true;
+};
+
+struct ProgramPlan {
+  std::vector<KernelPlan> kernels;
+  HostPlan host;
+};
+
+absl::StatusOr<ProgramPlan> planProgram(const Function &function, const TargetDescription &target,
+                                        const PlanOptions &options);
+
+} // namespace xs
+
+#endif // XSTITCH_TRANSFORMS_PLANPROGRAM_H

@@ -1,0 +1,17 @@
+#include "transforms/TargetDescription.h"
+
+namespace xs {
+
+TargetDescription genericCpuTarget() {
+  TargetDescription t;
+  t.name = "generic-cpu";
+  t.lanesPerBlock = 8;
+  t.warpWidth = 8;
+  t.blockBufferBytes = 256 * 1024;
+  t.parallelUnits = 2;
+  t.vectorBytes = 32;
+  t.minElementsPerBlock = 16384;
+  return t;
+}
+
+} // namespace xs

@@ -1,0 +1,32 @@
+#ifndef XSTITCH_TRANSFORMS_TARGETDESCRIPTION_H
+#define XSTITCH_TRANSFORMS_TARGETDESCRIPTION_H
+
+// The facts about a target that planning needs. Plans take every parameter
+// from here, never from constants in the planner. Backends provide one (the
+// x86 backend reads the host CPU).
+
+#include <cstdint>
+#include <string>
+
+namespace xs {
+
+struct TargetDescription {
+  std::string name;             // "x86-64 skylake-avx512", "sm_90", ...
+  int64_t lanesPerBlock = 1;    // threads per block (GPU) or SIMD lanes a task uses (CPU)
+  int64_t warpWidth = 1;        // 32 NVIDIA, 64 AMD CDNA, SIMD width in elements of f32 on CPU
+  int64_t blockBufferBytes = 0; // per-block scratch: shared memory, or the L2 share of a task
+  int64_t parallelUnits = 1;    // SMs x resident blocks, or CPU worker threads
+  int64_t vectorBytes = 16;     // widest vector load/store
+  /// Elements a CPU task should cover at least so that scheduling costs stay
+  /// small against the work (TBB grain); 1 on GPUs.
+  int64_t minElementsPerBlock = 1;
+};
+
+/// A fixed CPU description (8 f32 lanes, 2 workers, 256 KiB per task) for
+/// golden tests and tools that plan without a backend, so printed plans are
+/// the same on every machine.
+TargetDescription genericCpuTarget();
+
+} // namespace xs
+
+#endif // XSTITCH_TRANSFORMS_TARGETDESCRIPTION_H
