@@ -22,6 +22,11 @@ struct CompileOptions {
   std::string device = "cpu"; // "cpu" (cuda, hip later)
   bool fusion = true;         // false: one kernel per op (--no-fusion)
   int threads = 0;            // CPU workers; 0: all cores
+  /// LLVM CPU name and features for x86 code; empty: the host's. Golden
+  /// tests of emitted IR fix these so that the output does not depend on the
+  /// machine.
+  std::string cpu;
+  std::string features;
 };
 
 /// What compiling produced, for reports.
@@ -41,8 +46,10 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
 /// The plans `compileFunction` would build (for --emit and reports).
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options);
 
-/// The kernels' LLVM IR (optimized) for --emit=llvm.
-absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options);
+/// The kernels' LLVM IR for --emit=llvm (optimized) and golden tests
+/// (`optimized` false: as the emitter wrote it).
+absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
+                                       bool optimized = true);
 
 } // namespace xs
 
