@@ -25,7 +25,11 @@ struct TensorView {
 /// Memory the runtime allocated and hands over (outputs).
 class Tensor {
 public:
+  /// Zero-filled, 64-byte aligned memory of the shape's size.
   Tensor(ElementType type, std::vector<int64_t> shape);
+  /// Adopts `storage` (at least the shape's byte size; e.g. a block of the
+  /// runtime's caching allocator that returns to its cache when released).
+  Tensor(ElementType type, std::vector<int64_t> shape, std::shared_ptr<void> storage);
   ElementType type() const { return view_.type; }
   const std::vector<int64_t> &shape() const { return view_.shape; }
   void *data() { return view_.data; }

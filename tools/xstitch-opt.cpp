@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
   options.timePasses = args->has("time-passes");
   options.verifyEach = !args->has("no-verify-each");
   options.log = &std::cerr;
+  options.analysisOut = &std::cout;
   if (absl::Status s = xs::runPipeline(**module, passes, options); !s.ok()) {
     // Errors without a source location (an unknown pass) name the tool.
     std::cerr << (absl::StartsWith(s.message(), "error:") ? "xstitch-opt: " : "") << s.message()

@@ -10,10 +10,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "driver/Compiler.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "tools/RunInputs.h"
+#include "tools/RunReport.h"
 #include "tools/common/CommandLine.h"
+#include "tools/common/DifferentialCheck.h"
 #include "tools/common/ExitCodes.h"
 #include "tools/common/Npy.h"
 #include "tools/common/TensorCompare.h"
@@ -23,7 +26,9 @@ namespace xs {
 namespace {
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "ref|auto", "where to run (default auto; this build has: ref)"},
+    {"device", true, false, "ref|cpu|auto",
+     "where to run: the reference interpreter, compiled CPU code, or the best device present "
+     "(default auto = cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]",
      "a parameter's value from a .npy file, or random (the default)"},
@@ -37,6 +42,15 @@ const std::vector<FlagSpec> kFlags = {
      "compare every result with the reference interpreter on the untransformed graph"},
     {"bench", false, false, "", "time the run: median over --iters runs after one warm-up"},
     {"iters", true, false, "N", "runs for --bench (default 10)"},
+    {"report", true, false, "json",
+     "print one JSON object describing the run on stdout at the end (other output goes to "
+     "stderr)"},
+    {"emit", true, false, "llvm|llvm-unopt",
+     "print the kernels' LLVM IR (optimized, or as emitted) and exit"},
+    {"cpu", true, false, "NAME", "LLVM CPU to generate x86 code for (default: the host's)"},
+    {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
+    {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
+    {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -104,26 +118,112 @@ absl::StatusOr<Tolerance> toleranceFor(const ParsedArgs &args, ElementType t) {
 }
 
 // Prints the comparison of one result; returns whether it passed.
-bool printComparison(std::string_view what, const std::string &name, const HostTensor &actual,
-                     const HostTensor &expected, Tolerance tol) {
+bool printComparison(std::ostream &out, std::string_view what, const std::string &name,
+                     const HostTensor &actual, const HostTensor &expected, Tolerance tol) {
   CompareResult r = compareTensors(actual, expected, tol);
   if (!r.shapeMatches) {
-    std::cout << what << " " << name << ": FAIL: shape " << actual.typeStr() << " but expected "
-              << expected.typeStr() << "\n";
+    out << what << " " << name << ": FAIL: shape " << actual.typeStr() << " but expected "
+        << expected.typeStr() << "\n";
     return false;
   }
   if (r.passed()) {
-    std::cout << absl::StrFormat("%s %s: pass (%d elements, max abs error %.3g, atol %g rtol %g)\n",
-                                 what, name, r.total, r.maxAbsError, tol.atol, tol.rtol);
+    out << absl::StrFormat("%s %s: pass (%d elements, max abs error %.3g, atol %g rtol %g)\n", what,
+                           name, r.total, r.maxAbsError, tol.atol, tol.rtol);
     return true;
   }
-  std::cout << absl::StrFormat("%s %s: FAIL: %d of %d elements differ (atol %g rtol %g); worst:\n",
-                               what, name, r.mismatches, r.total, tol.atol, tol.rtol);
+  out << absl::StrFormat("%s %s: FAIL: %d of %d elements differ (atol %g rtol %g); worst:\n", what,
+                         name, r.mismatches, r.total, tol.atol, tol.rtol);
   for (const ElementDiff &d : r.worst)
-    std::cout << absl::StrFormat("  at %s: got %.9g, expected %.9g\n",
-                                 formatIndex(d.index, actual.shape()), d.actual, d.expected);
+    out << absl::StrFormat("  at %s: got %.9g, expected %.9g\n",
+                           formatIndex(d.index, actual.shape()), d.actual, d.expected);
   return false;
 }
+
+// How to compile, from the flags.
+absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
+  CompileOptions options;
+  options.device = "cpu";
+  options.fusion = !args.has("no-fusion");
+  options.cpu = args.get("cpu");
+  options.features = args.get("features");
+  if (args.has("threads") &&
+      (!absl::SimpleAtoi(args.get("threads"), &options.threads) || options.threads < 1))
+    return absl::InvalidArgumentError("--threads needs a positive integer");
+  return options;
+}
+
+// Runs the function once on the chosen device.
+class Runner {
+public:
+  Runner(const Function &function, std::shared_ptr<Executable> executable)
+      : function_(function), executable_(std::move(executable)) {}
+  absl::StatusOr<std::vector<HostTensor>> run(const std::vector<HostTensor> &inputs,
+                                              RunStats *stats) const {
+    if (!executable_)
+      return interpret(function_, inputs);
+    return runExecutable(*executable_, inputs, stats);
+  }
+
+private:
+  const Function &function_;
+  std::shared_ptr<Executable> executable_; // null: the reference interpreter
+};
+
+// The kernels one run launches, as the report lists them.
+std::vector<KernelReport> kernelsOf(const Executable *executable) {
+  std::vector<KernelReport> kernels;
+  if (!executable)
+    return kernels;
+  for (const HostStep &step : executable->plan().steps) {
+    if (step.kind == HostStep::Kind::Alias)
+      continue;
+    KernelReport k;
+    k.kind = step.kind == HostStep::Kind::Launch ? "launch" : "library";
+    k.name = step.kind == HostStep::Kind::Launch ? step.kernel
+                                                 : std::string(opInfo(step.libraryOp).mnemonic);
+    k.ops = step.ops;
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// Times `iters` runs after the first (the warm-up); fills the per-kernel
+// medians of `kernels` from the runs' step timings.
+absl::StatusOr<double> benchmark(const Runner &runner, const std::vector<HostTensor> &inputs,
+                                 int iters, std::vector<KernelReport> &kernels) {
+  std::vector<double> times;
+  std::vector<std::vector<double>> kernelTimes(kernels.size());
+  for (int i = 0; i < iters; ++i) {
+    RunStats stats;
+    auto t0 = std::chrono::steady_clock::now();
+    absl::StatusOr<std::vector<HostTensor>> again = runner.run(inputs, &stats);
+    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    if (!again.ok())
+      return again.status();
+    // Steps are reported in launch order; match them to the plan's by name.
+    size_t next = 0;
+    for (const KernelTiming &t : stats.steps) {
+      for (size_t k = next; k < kernels.size(); ++k) {
+        if (kernels[k].name == t.kernel) {
+          kernelTimes[k].push_back(t.seconds);
+          next = k + 1;
+          break;
+        }
+      }
+    }
+  }
+  for (size_t k = 0; k < kernels.size(); ++k)
+    if (!kernelTimes[k].empty())
+      kernels[k].medianSeconds = median(kernelTimes[k]);
+  return median(times);
+}
+
+int64_t bytesOf(const HostTensor &t) { return t.numElements() * elementByteSize(t.elementType()); }
 
 int run(int argc, char **argv) {
   absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
@@ -141,10 +241,19 @@ int run(int argc, char **argv) {
   const std::string path = args->positional()[0];
   std::string device = args->get("device", "auto");
   if (device == "auto")
-    device = "ref";
-  if (device != "ref")
+    device = "cpu";
+  if (device != "ref" && device != "cpu")
     return report(absl::InvalidArgumentError(absl::StrCat(
-        "device '", device, "' is not available in this build; available devices: ref")));
+        "device '", device, "' is not available in this build; available devices: ref, cpu")));
+  const bool json = args->has("report");
+  if (json && args->get("report") != "json")
+    return report(absl::InvalidArgumentError(
+        absl::StrCat("--report supports only json, got '", args->get("report"), "'")));
+  // With --report=json stdout carries only the JSON object.
+  std::ostream &out = json ? std::cerr : std::cout;
+  absl::StatusOr<CompileOptions> compileOptions = compileOptionsFrom(*args);
+  if (!compileOptions.ok())
+    return report(compileOptions.status());
 
   // The graph that runs gets the default pipeline; --check compares it with
   // the untransformed graph (shape inference only).
@@ -154,6 +263,21 @@ int run(int argc, char **argv) {
   absl::StatusOr<Function *> function = selectFunction(**module, args->get("function"), path);
   if (!function.ok())
     return report(function.status());
+
+  if (args->has("emit")) {
+    std::string what = args->get("emit");
+    if (what != "llvm" && what != "llvm-unopt")
+      return report(absl::InvalidArgumentError(
+          absl::StrCat("--emit supports llvm and llvm-unopt, got '", what, "'")));
+    if (device == "ref")
+      return report(absl::InvalidArgumentError(
+          "--emit needs a compiling device; the reference interpreter emits no code"));
+    absl::StatusOr<std::string> ir = emitLLVMIR(**function, *compileOptions, what == "llvm");
+    if (!ir.ok())
+      return report(ir.status());
+    std::cout << *ir;
+    return kExitOk;
+  }
 
   InputRequest request;
   request.inputs = args->getAll("input");
@@ -168,24 +292,48 @@ int run(int argc, char **argv) {
   if (args->has("iters") && (!absl::SimpleAtoi(args->get("iters"), &iters) || iters < 1))
     return report(absl::InvalidArgumentError("--iters needs a positive integer"));
 
+  RunReport runReport;
+  runReport.device = device;
+  runReport.function = (*function)->name();
   std::vector<std::string> dimText;
-  for (const auto &[sym, v] : inputs->dims)
+  for (const auto &[sym, v] : inputs->dims) {
     dimText.push_back(absl::StrCat(sym, "=", v));
+    runReport.dims.emplace_back(sym, v);
+  }
   std::sort(dimText.begin(), dimText.end());
-  std::cout << "xstitch-run: @" << (*function)->name() << " on " << device
-            << (dimText.empty() ? "" : " with " + absl::StrJoin(dimText, ", ")) << "\n";
+  std::sort(runReport.dims.begin(), runReport.dims.end());
+  out << "xstitch-run: @" << (*function)->name() << " on " << device
+      << (dimText.empty() ? "" : " with " + absl::StrJoin(dimText, ", ")) << "\n";
+
+  std::shared_ptr<Executable> executable;
+  if (device == "cpu") {
+    CompileInfo info;
+    absl::StatusOr<std::shared_ptr<Executable>> compiled =
+        compileFunction(**function, *compileOptions, &info);
+    if (!compiled.ok())
+      return report(compiled.status());
+    executable = *compiled;
+    runReport.compileSeconds = info.compileSeconds;
+    runReport.cacheHit = info.cacheHit;
+    out << absl::StrFormat("compiled %d kernel%s in %.1f ms\n", info.kernels.size(),
+                           info.kernels.size() == 1 ? "" : "s", info.compileSeconds * 1e3);
+  }
+  Runner runner(**function, executable);
+  runReport.kernels = kernelsOf(executable.get());
 
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<HostTensor>> outputs = interpret(**function, inputs->tensors);
+  absl::StatusOr<std::vector<HostTensor>> outputs = runner.run(inputs->tensors, nullptr);
   double firstSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!outputs.ok())
     return report(outputs.status());
 
   const auto &results = (*function)->results();
-  for (size_t i = 0; i < results.size(); ++i)
-    std::cout << "result " << results[i].name << ": " << (*outputs)[i].typeStr() << "  "
-              << summarizeTensor((*outputs)[i]) << "\n";
+  for (size_t i = 0; i < results.size(); ++i) {
+    out << "result " << results[i].name << ": " << (*outputs)[i].typeStr() << "  "
+        << summarizeTensor((*outputs)[i]) << "\n";
+    runReport.results.push_back({results[i].name, (*outputs)[i].typeStr()});
+  }
 
   bool allPassed = true;
   auto resultIndex = [&](const std::string &name) -> std::optional<size_t> {
@@ -227,7 +375,8 @@ int run(int argc, char **argv) {
     absl::StatusOr<Tolerance> tol = toleranceFor(*args, (*outputs)[*i].elementType());
     if (!tol.ok())
       return report(tol.status());
-    allPassed &= printComparison("expected", assignment->first, (*outputs)[*i], *expected, *tol);
+    allPassed &=
+        printComparison(out, "expected", assignment->first, (*outputs)[*i], *expected, *tol);
   }
 
   if (args->has("check")) {
@@ -238,29 +387,43 @@ int run(int argc, char **argv) {
     absl::StatusOr<std::vector<HostTensor>> refOutputs = interpret(*refFunction, inputs->tensors);
     if (!refOutputs.ok())
       return report(refOutputs.status());
+    bool checkPassed = true;
     for (size_t i = 0; i < results.size(); ++i) {
       absl::StatusOr<Tolerance> tol = toleranceFor(*args, (*outputs)[i].elementType());
       if (!tol.ok())
         return report(tol.status());
-      allPassed &= printComparison("check", results[i].name, (*outputs)[i], (*refOutputs)[i], *tol);
+      checkPassed &=
+          printComparison(out, "check", results[i].name, (*outputs)[i], (*refOutputs)[i], *tol);
     }
+    runReport.check = checkPassed ? "pass" : "fail";
+    allPassed &= checkPassed;
   }
 
   if (args->has("bench")) {
-    std::vector<double> times;
-    for (int i = 0; i < iters; ++i) {
-      auto t0 = std::chrono::steady_clock::now();
-      absl::StatusOr<std::vector<HostTensor>> again = interpret(**function, inputs->tensors);
-      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-      if (!again.ok())
-        return report(again.status());
-    }
-    std::sort(times.begin(), times.end());
-    std::cout << absl::StrFormat("time: median %.3f ms over %d runs after a warm-up (%s)\n",
-                                 times[times.size() / 2] * 1e3, iters, device);
+    absl::StatusOr<double> seconds = benchmark(runner, inputs->tensors, iters, runReport.kernels);
+    if (!seconds.ok())
+      return report(seconds.status());
+    double bytes = 0;
+    for (const HostTensor &t : inputs->tensors)
+      bytes += bytesOf(t);
+    for (const HostTensor &t : *outputs)
+      bytes += bytesOf(t);
+    runReport.medianSeconds = *seconds;
+    runReport.iters = iters;
+    runReport.bytesMoved = bytes;
+    out << absl::StrFormat("time: median %.3f ms over %d runs after a warm-up (%s), %.2f GB/s "
+                           "effective ((inputs + outputs) / time)\n",
+                           *seconds * 1e3, iters, device,
+                           *seconds > 0 ? bytes / *seconds / 1e9 : 0);
+    for (const KernelReport &k : runReport.kernels)
+      if (k.medianSeconds)
+        out << absl::StrFormat("  %-40s %10.1f us  %s\n", k.name, *k.medianSeconds * 1e6,
+                               absl::StrJoin(k.ops, ", "));
   } else {
-    std::cout << absl::StrFormat("time: %.3f ms (%s, one run)\n", firstSeconds * 1e3, device);
+    out << absl::StrFormat("time: %.3f ms (%s, one run)\n", firstSeconds * 1e3, device);
   }
+  if (json)
+    std::cout << formatRunReportJson(runReport) << "\n";
   return allPassed ? kExitOk : kExitMismatch;
 }
 

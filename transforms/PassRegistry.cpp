@@ -6,6 +6,7 @@
 #include "transforms/ConstantFold.h"
 #include "transforms/DCE.h"
 #include "transforms/Decompose.h"
+#include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
 #include "transforms/VerifyPass.h"
@@ -25,6 +26,8 @@ constexpr PassInfo kPasses[] = {
      runAlgebraicSimplify, nullptr, true},
     {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
+    {"kernel-plan", "print the kernel plans and host plan, one op per kernel (analysis)", nullptr,
+     runKernelPlanPass, true},
 };
 } // namespace
 

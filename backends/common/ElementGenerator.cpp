@@ -1,0 +1,424 @@
+#include "backends/common/ElementGenerator.h"
+
+#include "backends/common/GroupEmitter.h"
+#include "backends/common/LoopBuilder.h"
+#include "backends/common/ScalarOps.h"
+#include "backends/common/TypeLowering.h"
+#include "ir/Diagnostics.h"
+#include "ir/ScalarConversions.h"
+
+namespace xs {
+
+void KernelContext::fail(const std::string &message) {
+  if (status.ok())
+    status = absl::InternalError(strCat("kernel ", kernelName, ": ", message));
+}
+
+llvm::Value *ElementGenerator::placeholder(const Value *value) {
+  return llvm::PoisonValue::get(computeType(ctx_.b.getContext(), value->type().elementType()));
+}
+
+llvm::Value *ElementGenerator::dim(const DimExpr &e) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  if (std::optional<int64_t> constant = e.constantValue())
+    return b.getInt64(*constant);
+  llvm::Value *sum = nullptr;
+  for (const DimTerm &term : e.terms()) {
+    llvm::Value *product = term.coefficient == 1 ? nullptr : b.getInt64(term.coefficient);
+    for (const DimAtom &atom : term.factors) {
+      llvm::Value *factor;
+      if (atom.isSymbol()) {
+        auto it = ctx_.symbols.find(atom.symbol);
+        if (it == ctx_.symbols.end()) {
+          ctx_.fail(strCat("symbol ", atom.symbol, " is not among the host plan's symbols"));
+          factor = b.getInt64(0);
+        } else {
+          factor = it->second;
+        }
+      } else {
+        // Floor division by a positive constant (the numerator may be negative).
+        llvm::Value *numerator = dim(*atom.numerator);
+        llvm::Value *divisor = b.getInt64(atom.divisor);
+        llvm::Value *quotient = b.CreateSDiv(numerator, divisor);
+        llvm::Value *remainder = b.CreateSRem(numerator, divisor);
+        factor = b.CreateSub(
+            quotient, b.CreateZExt(b.CreateICmpSLT(remainder, b.getInt64(0)), b.getInt64Ty()));
+      }
+      product = product ? b.CreateMul(product, factor) : factor;
+    }
+    if (!product)
+      product = b.getInt64(1);
+    sum = sum ? b.CreateAdd(sum, product) : product;
+  }
+  if (!sum)
+    sum = b.getInt64(0);
+  return sum;
+}
+
+std::vector<llvm::Value *> ElementGenerator::dims(const std::vector<DimExpr> &shape) {
+  std::vector<llvm::Value *> values;
+  for (const DimExpr &d : shape)
+    values.push_back(dim(d));
+  return values;
+}
+
+llvm::Value *ElementGenerator::linearize(const std::vector<llvm::Value *> &index,
+                                         const std::vector<DimExpr> &shape) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  if (index.empty())
+    return b.getInt64(0);
+  llvm::Value *linear = index[0];
+  for (size_t d = 1; d < index.size(); ++d)
+    linear = b.CreateAdd(b.CreateMul(linear, dim(shape[d]), "", /*HasNUW=*/true, /*HasNSW=*/true),
+                         index[d], "", /*HasNUW=*/true, /*HasNSW=*/true);
+  return linear;
+}
+
+std::vector<llvm::Value *> ElementGenerator::unravel(llvm::Value *linear,
+                                                     const std::vector<DimExpr> &shape) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  std::vector<llvm::Value *> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (d == 0) {
+      index[d] = linear;
+    } else if (shape[d] == DimExpr(1)) {
+      index[d] = b.getInt64(0);
+    } else {
+      llvm::Value *size = dim(shape[d]);
+      index[d] = b.CreateURem(linear, size);
+      linear = b.CreateUDiv(linear, size);
+    }
+  }
+  return index;
+}
+
+bool ElementGenerator::provablyPositive(const DimExpr &e) const {
+  if (std::optional<int64_t> constant = e.constantValue())
+    return *constant >= 1;
+  std::optional<DimRange> range = ctx_.body.constraints().boundsOf(e);
+  return range && range->lo >= 1;
+}
+
+llvm::Value *ElementGenerator::emit(const Value *value, const std::vector<llvm::Value *> &index) {
+  if (!ctx_.status.ok())
+    return placeholder(value);
+  auto materialized = materialized_.find(value);
+  int buffer = materialized != materialized_.end() ? materialized->second : value->paramIndex();
+  if (buffer >= 0) {
+    llvm::Value *linear = linearize(index, value->type().shape());
+    return loadElement(ctx_.b, value->type().elementType(),
+                       ctx_.buffers[static_cast<size_t>(buffer)], linear);
+  }
+  return emitOp(*value->definingOp(), index);
+}
+
+llvm::Value *ElementGenerator::emitOp(const Operation &op,
+                                      const std::vector<llvm::Value *> &index) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  auto operand = [&](size_t i) { return emit(op.operand(i), index); };
+  auto operandType = [&](size_t i) { return op.operand(i)->type().elementType(); };
+  llvm::Value *result = nullptr;
+  switch (op.info().rule) {
+  case TypeRule::UnaryNumeric:
+  case TypeRule::UnaryFloat:
+  case TypeRule::UnaryPredicate:
+  case TypeRule::UnaryLogical:
+    result = emitUnaryOp(b, op.kind(), operandType(0), operand(0));
+    break;
+  case TypeRule::BinaryNumeric:
+  case TypeRule::BinaryLogical:
+    result = emitBinaryOp(b, op.kind(), operandType(0), operand(0), operand(1));
+    break;
+  case TypeRule::Compare:
+    result = emitCompareOp(b, op.enumAttrOr("dir", ""), operandType(0), operand(0), operand(1));
+    break;
+  case TypeRule::Select: {
+    llvm::Value *cond = operand(0);
+    llvm::Value *onTrue = operand(1);
+    llvm::Value *onFalse = operand(2);
+    result = b.CreateSelect(cond, onTrue, onFalse);
+    break;
+  }
+  case TypeRule::Cast:
+    result = emitCastOp(b, operandType(0), op.type().elementType(), operand(0));
+    break;
+  case TypeRule::Constant:
+    result = emitConstant(op, index);
+    break;
+  case TypeRule::Iota:
+    result = emitCastOp(b, ElementType::I64, op.type().elementType(),
+                        index[static_cast<size_t>(op.intAttrOr("dim", 0))]);
+    break;
+  case TypeRule::Broadcast:
+    result = emitBroadcast(op, index);
+    break;
+  case TypeRule::Reshape:
+    result = emitReshape(op, index);
+    break;
+  case TypeRule::Transpose:
+    result = emitTranspose(op, index);
+    break;
+  case TypeRule::Slice:
+    result = emitSlice(op, index);
+    break;
+  case TypeRule::Concat:
+    result = emitConcat(op, index);
+    break;
+  case TypeRule::Pad:
+    result = emitPad(op, index);
+    break;
+  case TypeRule::Gather:
+    result = emitGather(op, index);
+    break;
+  case TypeRule::TakeAlongAxis:
+    result = emitTakeAlongAxis(op, index);
+    break;
+  case TypeRule::Reduce:
+  case TypeRule::ArgReduce:
+    result = emitReduceAt(*this, op, index);
+    break;
+  default:
+    break;
+  }
+  if (!result) {
+    ctx_.fail(
+        strCat("cannot generate '", op.mnemonic(), "' (", op.result()->name(), ") element-wise"));
+    return placeholder(op.result());
+  }
+  return result;
+}
+
+llvm::Value *ElementGenerator::emitConstant(const Operation &op,
+                                            const std::vector<llvm::Value *> &index) {
+  llvm::LLVMContext &context = ctx_.b.getContext();
+  ElementType type = op.type().elementType();
+  const Attribute *attr = op.attr("value");
+  if (!attr || attr->kind() != AttrKind::Literal)
+    return nullptr;
+  const LiteralValue &literal = attr->getLiteral();
+  if (literal.shape.empty())
+    return literal.isInteger ? integerConstant(context, type, literal.ints[0])
+                             : floatConstant(context, type, literal.floats[0]);
+  // A dense constant inside a kernel: a private global array, read by index.
+  std::vector<llvm::Constant *> elements;
+  for (int64_t i = 0; i < literal.size(); ++i) {
+    size_t k = static_cast<size_t>(i);
+    llvm::Constant *c = literal.isInteger ? integerConstant(context, type, literal.ints[k])
+                                          : floatConstant(context, type, literal.floats[k]);
+    if (type == ElementType::I1)
+      c = llvm::ConstantInt::get(llvm::Type::getInt8Ty(context), c->isOneValue() ? 1 : 0);
+    else if (type == ElementType::F16 || type == ElementType::BF16)
+      c = llvm::ConstantFP::get(storageType(context, type),
+                                roundToFloatType(literal.asDouble(i), type));
+    elements.push_back(c);
+  }
+  llvm::Module &module = *ctx_.b.GetInsertBlock()->getModule();
+  auto *arrayType = llvm::ArrayType::get(storageType(context, type), elements.size());
+  auto *global = new llvm::GlobalVariable(
+      module, arrayType, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+      llvm::ConstantArray::get(arrayType, elements), ctx_.kernelName + "." + op.result()->name());
+  return loadElement(ctx_.b, type, global, linearize(index, op.type().shape()));
+}
+
+llvm::Value *ElementGenerator::emitBroadcast(const Operation &op,
+                                             const std::vector<llvm::Value *> &index) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  const Value *x = op.operand(0);
+  const std::vector<int64_t> &mapping = op.attr("dims")->getIntList();
+  std::vector<llvm::Value *> source;
+  for (size_t d = 0; d < mapping.size(); ++d) {
+    const DimExpr &from = x->type().dim(static_cast<int64_t>(d));
+    const DimExpr &to = op.type().dim(mapping[d]);
+    llvm::Value *i = index[static_cast<size_t>(mapping[d])];
+    if (from == to) {
+      source.push_back(i);
+    } else if (from == DimExpr(1)) {
+      source.push_back(b.getInt64(0));
+    } else {
+      // A symbolic operand dim that is 1 at run time repeats. Multiplying by
+      // (dim != 1) keeps the index affine, so vectorized loops can still
+      // compute their runtime alias checks.
+      llvm::Value *repeats = b.CreateZExt(b.CreateICmpNE(dim(from), b.getInt64(1)), b.getInt64Ty());
+      source.push_back(b.CreateMul(i, repeats));
+    }
+  }
+  return emit(x, source);
+}
+
+llvm::Value *ElementGenerator::emitReshape(const Operation &op,
+                                           const std::vector<llvm::Value *> &index) {
+  const Value *x = op.operand(0);
+  if (x->type().shape() == op.type().shape())
+    return emit(x, index);
+  // Row-major data in memory keeps its position: load it there directly
+  // (no division, and the loop stays vectorizable).
+  if (x->isParam() || materialized_.contains(x)) {
+    int buffer = x->isParam() ? x->paramIndex() : materialized_.at(x);
+    return loadElement(ctx_.b, x->type().elementType(), ctx_.buffers[static_cast<size_t>(buffer)],
+                       linearize(index, op.type().shape()));
+  }
+  return emit(x, unravel(linearize(index, op.type().shape()), x->type().shape()));
+}
+
+llvm::Value *ElementGenerator::emitTranspose(const Operation &op,
+                                             const std::vector<llvm::Value *> &index) {
+  const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
+  std::vector<llvm::Value *> source(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    source[static_cast<size_t>(perm[i])] = index[i];
+  return emit(op.operand(0), source);
+}
+
+llvm::Value *ElementGenerator::emitSlice(const Operation &op,
+                                         const std::vector<llvm::Value *> &index) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  const std::vector<DimExpr> &start = op.attr("start")->getDimList();
+  const Attribute *stepAttr = op.attr("step");
+  std::vector<llvm::Value *> source;
+  for (size_t d = 0; d < index.size(); ++d) {
+    int64_t step = stepAttr ? stepAttr->getIntList()[d] : 1;
+    llvm::Value *i = step == 1 ? index[d] : b.CreateMul(index[d], b.getInt64(step));
+    source.push_back(start[d] == DimExpr(0) ? i : b.CreateAdd(dim(start[d]), i));
+  }
+  return emit(op.operand(0), source);
+}
+
+llvm::Value *ElementGenerator::emitConcat(const Operation &op,
+                                          const std::vector<llvm::Value *> &index) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  size_t axis = static_cast<size_t>(op.intAttrOr("dim", 0));
+  size_t count = op.numOperands();
+  std::vector<llvm::Value *> offsets; // start of each operand along the axis
+  std::vector<llvm::Value *> ends;
+  bool allNonEmpty = true;
+  llvm::Value *offset = b.getInt64(0);
+  for (size_t j = 0; j < count; ++j) {
+    const DimExpr &size = op.operand(j)->type().dim(static_cast<int64_t>(axis));
+    allNonEmpty = allNonEmpty && provablyPositive(size);
+    offsets.push_back(offset);
+    offset = b.CreateAdd(offset, dim(size));
+    ends.push_back(offset);
+  }
+  auto readOperand = [&](size_t j, llvm::Value *local) {
+    std::vector<llvm::Value *> source = index;
+    source[axis] = local;
+    return emit(op.operand(j), source);
+  };
+  if (allNonEmpty) {
+    // Every operand is read at an index clamped into it and the right one
+    // is selected: straight-line code, vectorizable.
+    llvm::Value *result = nullptr;
+    for (size_t j = count; j-- > 0;) {
+      llvm::Value *size = b.CreateSub(ends[j], offsets[j]);
+      llvm::Value *local = emitMax(
+          b, b.getInt64(0),
+          emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
+      llvm::Value *value = readOperand(j, local);
+      result =
+          result ? b.CreateSelect(b.CreateICmpSLT(index[axis], ends[j]), value, result) : value;
+    }
+    return result;
+  }
+  // Some operand may be empty at run time: branch so that only the operand
+  // that holds the element is read.
+  std::function<llvm::Value *(size_t)> chain = [&](size_t j) -> llvm::Value * {
+    llvm::Value *local = b.CreateSub(index[axis], offsets[j]);
+    if (j + 1 == count)
+      return readOperand(j, local);
+    return emitIfElse(
+        b, b.CreateICmpSLT(index[axis], ends[j]), [&] { return readOperand(j, local); },
+        [&] { return chain(j + 1); });
+  };
+  return chain(0);
+}
+
+llvm::Value *ElementGenerator::guardNonEmpty(const std::vector<DimExpr> &sizes,
+                                             const std::function<llvm::Value *()> &read,
+                                             llvm::Value *fallback) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  llvm::Value *nonEmpty = nullptr;
+  for (const DimExpr &size : sizes) {
+    if (provablyPositive(size))
+      continue;
+    llvm::Value *positive = b.CreateICmpSGT(dim(size), b.getInt64(0));
+    nonEmpty = nonEmpty ? b.CreateAnd(nonEmpty, positive) : positive;
+  }
+  if (!nonEmpty)
+    return read();
+  return emitIfElse(b, nonEmpty, read, [&] { return fallback; });
+}
+
+llvm::Value *ElementGenerator::emitPad(const Operation &op,
+                                       const std::vector<llvm::Value *> &index) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  const Value *x = op.operand(0);
+  const std::vector<int64_t> &low = op.attr("low")->getIntList();
+  std::string mode = op.enumAttrOr("mode", "constant");
+  ElementType type = op.type().elementType();
+  llvm::Value *fill = floatConstant(b.getContext(), type, op.floatAttrOr("value", 0.0));
+  llvm::Value *inside = b.getTrue();
+  std::vector<llvm::Value *> source;
+  for (size_t d = 0; d < index.size(); ++d) {
+    llvm::Value *size = dim(x->type().dim(static_cast<int64_t>(d)));
+    llvm::Value *last = b.CreateSub(size, b.getInt64(1));
+    llvm::Value *j = low[d] == 0 ? index[d] : b.CreateSub(index[d], b.getInt64(low[d]));
+    if (mode == "constant") {
+      inside = b.CreateAnd(inside, b.CreateICmpULT(j, size));
+    } else if (mode == "reflect") {
+      llvm::Value *mirroredLow = b.CreateSub(b.getInt64(0), j);
+      llvm::Value *mirroredHigh = b.CreateSub(b.CreateMul(last, b.getInt64(2)), j);
+      j = b.CreateSelect(b.CreateICmpSLT(j, b.getInt64(0)), mirroredLow,
+                         b.CreateSelect(b.CreateICmpSGT(j, last), mirroredHigh, j));
+    }
+    // Edge mode is the clamp itself; for the others it keeps reads inside.
+    source.push_back(emitMax(b, b.getInt64(0), emitMin(b, j, last)));
+  }
+  llvm::Value *value = guardNonEmpty(
+      x->type().shape(), [&] { return emit(x, source); }, fill);
+  return mode == "constant" ? b.CreateSelect(inside, value, fill) : value;
+}
+
+llvm::Value *ElementGenerator::resolveIndex(llvm::Value *raw, llvm::Value *size) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  llvm::Value *resolved =
+      b.CreateSelect(b.CreateICmpSLT(raw, b.getInt64(0)), b.CreateAdd(raw, size), raw);
+  return emitMax(b, b.getInt64(0), emitMin(b, resolved, b.CreateSub(size, b.getInt64(1))));
+}
+
+llvm::Value *ElementGenerator::emitGather(const Operation &op,
+                                          const std::vector<llvm::Value *> &index) {
+  const Value *x = op.operand(0);
+  const Value *indices = op.operand(1);
+  size_t axis = static_cast<size_t>(op.intAttrOr("dim", 0));
+  size_t indexRank = static_cast<size_t>(indices->type().rank());
+  std::vector<llvm::Value *> position(index.begin() + static_cast<std::ptrdiff_t>(axis),
+                                      index.begin() +
+                                          static_cast<std::ptrdiff_t>(axis + indexRank));
+  llvm::Value *raw =
+      indexFromInteger(ctx_.b, indices->type().elementType(), emit(indices, position));
+  const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
+  std::vector<llvm::Value *> source(index.begin(),
+                                    index.begin() + static_cast<std::ptrdiff_t>(axis));
+  source.push_back(resolveIndex(raw, dim(size)));
+  source.insert(source.end(), index.begin() + static_cast<std::ptrdiff_t>(axis + indexRank),
+                index.end());
+  return guardNonEmpty(
+      {size}, [&] { return emit(x, source); },
+      llvm::Constant::getNullValue(computeType(ctx_.b.getContext(), x->type().elementType())));
+}
+
+llvm::Value *ElementGenerator::emitTakeAlongAxis(const Operation &op,
+                                                 const std::vector<llvm::Value *> &index) {
+  const Value *x = op.operand(0);
+  const Value *indices = op.operand(1);
+  size_t axis = static_cast<size_t>(op.intAttrOr("dim", 0));
+  llvm::Value *raw = indexFromInteger(ctx_.b, indices->type().elementType(), emit(indices, index));
+  const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
+  std::vector<llvm::Value *> source = index;
+  source[axis] = resolveIndex(raw, dim(size));
+  return guardNonEmpty(
+      {size}, [&] { return emit(x, source); },
+      llvm::Constant::getNullValue(computeType(ctx_.b.getContext(), x->type().elementType())));
+}
+
+} // namespace xs

@@ -1,0 +1,96 @@
+#ifndef XSTITCH_BACKENDS_COMMON_ELEMENTGENERATOR_H
+#define XSTITCH_BACKENDS_COMMON_ELEMENTGENERATOR_H
+
+// The element generator: the value of a kernel body's value at a
+// multi-index, emitted recursively through the ops that define it. Data
+// movement is index arithmetic (broadcast, transpose, reshape, slice, concat,
+// pad, gather), element-wise ops follow ScalarOps.h, and a reduction that is
+// not a group's dominant loops over its reduced indices in place. Parameters
+// and values already written to memory are loaded.
+//
+// Indices are i64. Loads never leave their buffer: indices that depend on
+// data (gather) are clamped, and a read of an operand that may be empty at
+// run time is guarded by a branch.
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "backends/common/Target.h"
+#include "ir/IR.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace xs {
+
+/// What one kernel variant's emission shares: the builder, the target, the
+/// body, the argument buffers and the dims. Errors are collected in `status`
+/// (the first one wins) so that emission can go on with placeholder values
+/// and the caller reports once.
+struct KernelContext {
+  llvm::IRBuilder<> &b;
+  Target &target;
+  const Function &body;
+  std::string kernelName;
+  /// Pointer to each kernel argument (body parameters, then body results).
+  std::vector<llvm::Value *> buffers;
+  /// The loaded value of each symbol of the host plan.
+  absl::flat_hash_map<std::string, llvm::Value *> symbols;
+  absl::Status status;
+
+  /// Records an unsupported construct (an internal error naming the kernel).
+  void fail(const std::string &message);
+};
+
+class ElementGenerator {
+public:
+  explicit ElementGenerator(KernelContext &context) : ctx_(context) {}
+
+  /// The value of `value` at `index` (one i64 per dim), in its compute type.
+  llvm::Value *emit(const Value *value, const std::vector<llvm::Value *> &index);
+
+  /// Reads `value` from argument buffer `buffer` from now on instead of
+  /// recomputing it (it was stored there by an earlier part of the kernel).
+  void setMaterialized(const Value *value, int buffer) { materialized_[value] = buffer; }
+
+  /// A dim expression as an i64 value.
+  llvm::Value *dim(const DimExpr &e);
+  std::vector<llvm::Value *> dims(const std::vector<DimExpr> &shape);
+  /// Row-major position of `index` in a tensor of `shape`.
+  llvm::Value *linearize(const std::vector<llvm::Value *> &index,
+                         const std::vector<DimExpr> &shape);
+  /// The multi-index of row-major position `linear` in `shape`.
+  std::vector<llvm::Value *> unravel(llvm::Value *linear, const std::vector<DimExpr> &shape);
+  /// True when `e` is at least 1 for every value of its symbols.
+  bool provablyPositive(const DimExpr &e) const;
+
+  KernelContext &context() { return ctx_; }
+
+private:
+  llvm::Value *emitOp(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitConstant(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitBroadcast(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitReshape(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitTranspose(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitSlice(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitConcat(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitPad(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitGather(const Operation &op, const std::vector<llvm::Value *> &index);
+  llvm::Value *emitTakeAlongAxis(const Operation &op, const std::vector<llvm::Value *> &index);
+  /// A data-dependent index into a dim of size `size`: negative counts from
+  /// the end, then clamped into [0, size - 1] (the interpreter reports an
+  /// out-of-range index; compiled code only must not read outside).
+  llvm::Value *resolveIndex(llvm::Value *raw, llvm::Value *size);
+  /// `read()` when every dim in `sizes` is non-zero at run time, else
+  /// `fallback`; the branch is only emitted when some size may be 0.
+  llvm::Value *guardNonEmpty(const std::vector<DimExpr> &sizes,
+                             const std::function<llvm::Value *()> &read, llvm::Value *fallback);
+  llvm::Value *placeholder(const Value *value);
+
+  KernelContext &ctx_;
+  absl::flat_hash_map<const Value *, int> materialized_;
+};
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_ELEMENTGENERATOR_H

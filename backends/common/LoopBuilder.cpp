@@ -1,0 +1,82 @@
+#include "backends/common/LoopBuilder.h"
+
+#include <string>
+
+namespace xs {
+
+LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                    llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body, const char *name) {
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  std::string prefix(name);
+  llvm::BasicBlock *preheader = b.GetInsertBlock();
+  llvm::BasicBlock *header = llvm::BasicBlock::Create(context, prefix + ".body", function);
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context, prefix + ".exit", function);
+
+  b.CreateCondBr(b.CreateICmpSLT(begin, end), header, exit);
+
+  b.SetInsertPoint(header);
+  llvm::PHINode *index = b.CreatePHI(b.getInt64Ty(), 2, prefix + ".i");
+  index->addIncoming(begin, preheader);
+  std::vector<llvm::PHINode *> phis;
+  std::vector<llvm::Value *> current;
+  for (llvm::Value *init : initial) {
+    llvm::PHINode *phi = b.CreatePHI(init->getType(), 2, prefix + ".acc");
+    phi->addIncoming(init, preheader);
+    phis.push_back(phi);
+    current.push_back(phi);
+  }
+  std::vector<llvm::Value *> next = body(index, current);
+  llvm::Value *nextIndex = b.CreateAdd(index, b.getInt64(1), prefix + ".next", /*HasNUW=*/true,
+                                       /*HasNSW=*/true);
+  llvm::BasicBlock *latchBlock = b.GetInsertBlock();
+  llvm::BranchInst *latch = b.CreateCondBr(b.CreateICmpSLT(nextIndex, end), header, exit);
+  index->addIncoming(nextIndex, latchBlock);
+  for (size_t i = 0; i < phis.size(); ++i)
+    phis[i]->addIncoming(next[i], latchBlock);
+
+  b.SetInsertPoint(exit);
+  LoopResult result;
+  result.latch = latch;
+  for (size_t i = 0; i < phis.size(); ++i) {
+    llvm::PHINode *out = b.CreatePHI(initial[i]->getType(), 2, prefix + ".out");
+    out->addIncoming(initial[i], preheader);
+    out->addIncoming(next[i], latchBlock);
+    result.carried.push_back(out);
+  }
+  return result;
+}
+
+llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
+                        const std::function<llvm::Value *()> &thenValue,
+                        const std::function<llvm::Value *()> &elseValue) {
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Function *function = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(context, "if.then", function);
+  llvm::BasicBlock *elseBlock = llvm::BasicBlock::Create(context, "if.else", function);
+  llvm::BasicBlock *join = llvm::BasicBlock::Create(context, "if.join", function);
+  b.CreateCondBr(cond, thenBlock, elseBlock);
+  b.SetInsertPoint(thenBlock);
+  llvm::Value *thenResult = thenValue();
+  llvm::BasicBlock *thenEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(elseBlock);
+  llvm::Value *elseResult = elseValue();
+  llvm::BasicBlock *elseEnd = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  llvm::PHINode *phi = b.CreatePHI(thenResult->getType(), 2, "if.value");
+  phi->addIncoming(thenResult, thenEnd);
+  phi->addIncoming(elseResult, elseEnd);
+  return phi;
+}
+
+llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, x, y);
+}
+
+llvm::Value *emitMax(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
+  return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+}
+
+} // namespace xs

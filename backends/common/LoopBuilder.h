@@ -1,0 +1,46 @@
+#ifndef XSTITCH_BACKENDS_COMMON_LOOPBUILDER_H
+#define XSTITCH_BACKENDS_COMMON_LOOPBUILDER_H
+
+// Structured control flow for the emitter: counted loops with loop-carried
+// values, and if/else producing a value. Loops have the canonical shape the
+// loop vectorizer expects (a guard, one header with an i64 induction variable
+// stepping by 1, one latch), so inner loops vectorize.
+
+#include <functional>
+#include <vector>
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace xs {
+
+struct LoopResult {
+  /// The carried values after the loop (the initial ones when it ran zero times).
+  std::vector<llvm::Value *> carried;
+  /// The latch's conditional branch (for loop metadata).
+  llvm::BranchInst *latch = nullptr;
+};
+
+using LoopBody = std::function<std::vector<llvm::Value *>(llvm::Value *index,
+                                                          llvm::ArrayRef<llvm::Value *> carried)>;
+
+/// Emits `for (i = begin; i < end; ++i) carried = body(i, carried);` (i64
+/// bounds) and leaves `b` after the loop.
+LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                    llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body,
+                    const char *name = "loop");
+
+/// Emits `cond ? thenValue() : elseValue()` with branches, so that code in
+/// the untaken arm (a load that would be out of bounds) never runs. Each arm
+/// returns a value of the same type.
+llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
+                        const std::function<llvm::Value *()> &thenValue,
+                        const std::function<llvm::Value *()> &elseValue);
+
+/// min/max of two i64 values (signed).
+llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y);
+llvm::Value *emitMax(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_LOOPBUILDER_H

@@ -1,0 +1,339 @@
+// Reductions: reduce_sum/max/min/prod and argmax/argmin for the RowReduce,
+// ColumnReduce, BatchColumnReduce and Generic mappings. Accumulation follows
+// ir/InterpretReduce.cpp: identities from docs/ir.md, NaN-propagating max
+// and min, argmax/argmin keep the first extreme with NaN as the extreme.
+
+#include <algorithm>
+
+#include "backends/common/GroupEmitter.h"
+#include "backends/common/LoopBuilder.h"
+#include "backends/common/ScalarOps.h"
+#include "backends/common/TypeLowering.h"
+
+namespace xs {
+namespace {
+
+/// How a reduction op splits its operand's dims, and its accumulation.
+class Reduction {
+public:
+  explicit Reduction(const Operation &op) : op_(op) {
+    const TensorType &operandType = op.operand(0)->type();
+    reduced_.assign(static_cast<size_t>(operandType.rank()), false);
+    isArg_ = op.info().rule == TypeRule::ArgReduce;
+    if (isArg_) {
+      reduced_[static_cast<size_t>(op.intAttrOr("dim", 0))] = true;
+    } else if (const Attribute *dims = op.attr("dims")) {
+      for (int64_t d : dims->getIntList())
+        reduced_[static_cast<size_t>(d)] = true;
+    }
+    for (size_t d = 0; d < reduced_.size(); ++d)
+      (reduced_[d] ? reducedShape_ : keptShape_)
+          .push_back(operandType.dim(static_cast<int64_t>(d)));
+  }
+
+  const Value *operand() const { return op_.operand(0); }
+  ElementType type() const { return operand()->type().elementType(); }
+  bool isArg() const { return isArg_; }
+  const std::vector<bool> &reducedMask() const { return reduced_; }
+  const std::vector<DimExpr> &reducedShape() const { return reducedShape_; }
+  const std::vector<DimExpr> &keptShape() const { return keptShape_; }
+  /// Position of the first reduced dim.
+  size_t firstReduced() const {
+    return static_cast<size_t>(std::find(reduced_.begin(), reduced_.end(), true) -
+                               reduced_.begin());
+  }
+  /// True when the reduced dims form one contiguous run.
+  bool contiguous() const {
+    size_t first = firstReduced();
+    size_t count = reducedShape_.size();
+    for (size_t d = 0; d < reduced_.size(); ++d)
+      if (reduced_[d] != (d >= first && d < first + count))
+        return false;
+    return true;
+  }
+
+  /// The operand index from the kept and the reduced parts, in dim order.
+  std::vector<llvm::Value *> operandIndex(const std::vector<llvm::Value *> &kept,
+                                          const std::vector<llvm::Value *> &reduced) const {
+    std::vector<llvm::Value *> index;
+    size_t k = 0, r = 0;
+    for (bool isReduced : reduced_)
+      index.push_back(isReduced ? reduced[r++] : kept[k++]);
+    return index;
+  }
+
+  std::vector<llvm::Type *> stateTypes(llvm::LLVMContext &context) const {
+    std::vector<llvm::Type *> types{computeType(context, type())};
+    if (isArg_)
+      types.push_back(llvm::Type::getInt64Ty(context));
+    return types;
+  }
+
+  /// The state before any element: the identity; for argmax/argmin the
+  /// identity of max/min and index 0, which no element beats unless it is
+  /// strictly beyond, so the first extreme (or 0) wins.
+  std::vector<llvm::Value *> initial(llvm::IRBuilder<> &b) const {
+    if (!isArg_)
+      return {reduceIdentity(b.getContext(), op_.kind(), type())};
+    OpKind like = op_.kind() == OpKind::ArgMax ? OpKind::ReduceMax : OpKind::ReduceMin;
+    return {reduceIdentity(b.getContext(), like, type()), b.getInt64(0)};
+  }
+
+  /// Adds element `value`, at position `position` along the reduced dim
+  /// (argmax/argmin only).
+  std::vector<llvm::Value *> step(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state,
+                                  llvm::Value *value, llvm::Value *position) const {
+    if (!isArg_)
+      return {emitReduceStep(b, op_.kind(), type(), state[0], value)};
+    llvm::Value *beats = emitArgBeats(b, type(), op_.kind() == OpKind::ArgMax, value, state[0]);
+    return {b.CreateSelect(beats, value, state[0]), b.CreateSelect(beats, position, state[1])};
+  }
+
+  llvm::Value *result(llvm::ArrayRef<llvm::Value *> state) const {
+    return isArg_ ? state[1] : state[0];
+  }
+
+private:
+  const Operation &op_;
+  bool isArg_ = false;
+  std::vector<bool> reduced_;
+  std::vector<DimExpr> reducedShape_;
+  std::vector<DimExpr> keptShape_;
+};
+
+/// Stores the dominant's value, then the group's other outputs (which read
+/// the dominant back from memory).
+void storeReduced(GroupEmission &group, llvm::Value *value, const std::vector<llvm::Value *> &index,
+                  llvm::Value *linear) {
+  KernelContext &ctx = group.gen.context();
+  const Value *dominant = group.group.dominant->result();
+  int stored = -1;
+  for (const GroupOutput &output : group.outputs) {
+    if (output.value != dominant)
+      continue;
+    storeElement(ctx.b, dominant->type().elementType(), value,
+                 ctx.buffers[static_cast<size_t>(output.buffer)], linear);
+    stored = output.buffer;
+  }
+  if (stored < 0) {
+    ctx.fail("the reduction " + dominant->name() + " is not written to a buffer");
+    return;
+  }
+  group.gen.setMaterialized(dominant, stored);
+  GroupEmission others{group.gen, group.group, {}, group.description};
+  for (const GroupOutput &output : group.outputs)
+    if (output.value != dominant)
+      others.outputs.push_back(output);
+  storeGroupOutputs(others, dominant->type().shape(), index, linear);
+}
+
+/// Half-open range [begin, end) of items `block` covers with `perBlock` each.
+std::pair<llvm::Value *, llvm::Value *> blockRange(llvm::IRBuilder<> &b, llvm::Value *block,
+                                                   int64_t perBlock, llvm::Value *total) {
+  perBlock = std::max<int64_t>(perBlock, 1);
+  llvm::Value *begin = b.CreateMul(block, b.getInt64(perBlock));
+  return {begin, emitMin(b, b.CreateAdd(begin, b.getInt64(perBlock)), total)};
+}
+
+} // namespace
+
+llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
+                          const std::vector<llvm::Value *> &resultIndex) {
+  llvm::IRBuilder<> &b = gen.context().b;
+  Reduction reduction(op);
+  llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
+  LoopResult loop = emitLoop(
+      b, b.getInt64(0), count, reduction.initial(b),
+      [&](llvm::Value *j, llvm::ArrayRef<llvm::Value *> state) {
+        std::vector<llvm::Value *> reduced = gen.unravel(j, reduction.reducedShape());
+        llvm::Value *value =
+            gen.emit(reduction.operand(), reduction.operandIndex(resultIndex, reduced));
+        return reduction.step(b, state, value, j);
+      },
+      "reduce");
+  return reduction.result(loop.carried);
+}
+
+void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  Reduction reduction(op);
+  if (!reduction.contiguous() ||
+      reduction.firstReduced() + reduction.reducedShape().size() != reduction.reducedMask().size())
+    return ctx.fail("a RowReduce mapping needs the reduced dims last (" + op.result()->name() +
+                    ")");
+  if (group.group.mapping.colsPerBlock != 0)
+    return ctx.fail("split rows (colsPerBlock > 0) are not supported by RowReduce");
+  llvm::Value *rows = gen.dim(dimProduct(reduction.keptShape()));
+  llvm::Value *cols = gen.dim(dimProduct(reduction.reducedShape()));
+  auto [rowBegin, rowEnd] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, rows);
+  emitLoop(
+      b, rowBegin, rowEnd, {},
+      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
+        std::vector<llvm::Value *> kept = gen.unravel(row, reduction.keptShape());
+        LoopResult inner = emitLoop(
+            b, b.getInt64(0), cols, reduction.initial(b),
+            [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
+              std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
+              llvm::Value *value =
+                  gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+              return reduction.step(b, state, value, col);
+            },
+            "col");
+        // argmax/argmin carry an index through selects, which the vectorizer
+        // does not handle: leave that loop to the cost model.
+        if (!reduction.isArg())
+          ctx.target.annotateInnerLoop(inner.latch);
+        llvm::Value *value = ctx.target.emitCrossLaneReduce(
+            b, reduction.result(inner.carried),
+            [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
+        storeReduced(group, value, kept, row);
+        return std::vector<llvm::Value *>{};
+      },
+      "row");
+}
+
+void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  const ThreadMapping &mapping = group.group.mapping;
+  Reduction reduction(op);
+  if (!reduction.contiguous() ||
+      (mapping.kind == MappingKind::ColumnReduce && reduction.firstReduced() != 0))
+    return ctx.fail("a column mapping needs one contiguous run of reduced dims (" +
+                    op.result()->name() + ")");
+  size_t first = reduction.firstReduced();
+  const std::vector<DimExpr> &keptAll = reduction.keptShape();
+  std::vector<DimExpr> batchShape(keptAll.begin(),
+                                  keptAll.begin() + static_cast<std::ptrdiff_t>(first));
+  std::vector<DimExpr> colShape(keptAll.begin() + static_cast<std::ptrdiff_t>(first),
+                                keptAll.end());
+  llvm::Value *batch = gen.dim(dimProduct(batchShape));
+  llvm::Value *rows = gen.dim(dimProduct(reduction.reducedShape()));
+  llvm::Value *cols = gen.dim(dimProduct(colShape));
+
+  // Columns of one block are processed in tiles whose accumulators fit the
+  // block buffer.
+  std::vector<llvm::Type *> stateTypes = reduction.stateTypes(b.getContext());
+  const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+  int64_t stateBytes = 0;
+  for (llvm::Type *t : stateTypes)
+    stateBytes += static_cast<int64_t>(layout.getTypeAllocSize(t));
+  int64_t capacity = std::max<int64_t>(group.description.blockBufferBytes / stateBytes, 1);
+  int64_t tile = mapping.colsPerBlock > 0 ? std::min(mapping.colsPerBlock, capacity)
+                                          : std::min<int64_t>(capacity, 4096);
+  std::vector<llvm::Value *> accumulators;
+  for (llvm::Type *t : stateTypes)
+    accumulators.push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
+
+  llvm::Value *batchIndex = blockId;
+  llvm::Value *colBegin = b.getInt64(0);
+  llvm::Value *colEnd = cols;
+  if (mapping.colsPerBlock > 0) {
+    llvm::Value *width = b.getInt64(mapping.colsPerBlock);
+    llvm::Value *colBlocks =
+        emitMax(b, b.CreateUDiv(b.CreateAdd(cols, b.getInt64(mapping.colsPerBlock - 1)), width),
+                b.getInt64(1));
+    batchIndex = b.CreateUDiv(blockId, colBlocks);
+    colBegin = b.CreateMul(b.CreateURem(blockId, colBlocks), width);
+    colEnd = emitMin(b, b.CreateAdd(colBegin, width), cols);
+  }
+  // A block past the last batch index does nothing.
+  colEnd = b.CreateSelect(b.CreateICmpSLT(batchIndex, batch), colEnd, colBegin);
+  std::vector<llvm::Value *> batchPrefix = gen.unravel(batchIndex, batchShape);
+  llvm::Value *tiles = b.CreateUDiv(
+      b.CreateAdd(b.CreateSub(colEnd, colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
+
+  emitLoop(
+      b, b.getInt64(0), tiles, {},
+      [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
+        llvm::Value *tileBegin = b.CreateAdd(colBegin, b.CreateMul(t, b.getInt64(tile)));
+        llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(colEnd, tileBegin));
+        std::vector<llvm::Value *> init = reduction.initial(b);
+        LoopResult initLoop = emitLoop(
+            b, b.getInt64(0), width, {},
+            [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+              for (size_t s = 0; s < accumulators.size(); ++s)
+                b.CreateStore(init[s], b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c));
+              return std::vector<llvm::Value *>{};
+            },
+            "init");
+        ctx.target.annotateInnerLoop(initLoop.latch);
+        // Rows outer, columns inner: the inner loop reads contiguous columns.
+        emitLoop(
+            b, b.getInt64(0), rows, {},
+            [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
+              std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
+              LoopResult inner = emitLoop(
+                  b, b.getInt64(0), width, {},
+                  [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                    std::vector<llvm::Value *> kept = batchPrefix;
+                    std::vector<llvm::Value *> colIndex =
+                        gen.unravel(b.CreateAdd(tileBegin, c), colShape);
+                    kept.insert(kept.end(), colIndex.begin(), colIndex.end());
+                    llvm::Value *value =
+                        gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+                    std::vector<llvm::Value *> addresses, state;
+                    for (size_t s = 0; s < accumulators.size(); ++s) {
+                      addresses.push_back(b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c));
+                      state.push_back(b.CreateLoad(stateTypes[s], addresses.back()));
+                    }
+                    std::vector<llvm::Value *> next = reduction.step(b, state, value, row);
+                    for (size_t s = 0; s < accumulators.size(); ++s)
+                      b.CreateStore(next[s], addresses[s]);
+                    return std::vector<llvm::Value *>{};
+                  },
+                  "col");
+              ctx.target.annotateInnerLoop(inner.latch);
+              return std::vector<llvm::Value *>{};
+            },
+            "row");
+        ctx.target.emitBlockBarrier(b);
+        emitLoop(
+            b, b.getInt64(0), width, {},
+            [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+              std::vector<llvm::Value *> state;
+              for (size_t s = 0; s < accumulators.size(); ++s)
+                state.push_back(b.CreateLoad(
+                    stateTypes[s], b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c)));
+              llvm::Value *col = b.CreateAdd(tileBegin, c);
+              std::vector<llvm::Value *> index = batchPrefix;
+              std::vector<llvm::Value *> colIndex = gen.unravel(col, colShape);
+              index.insert(index.end(), colIndex.begin(), colIndex.end());
+              llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
+              storeReduced(group, reduction.result(state), index, linear);
+              return std::vector<llvm::Value *>{};
+            },
+            "store");
+        return std::vector<llvm::Value *>{};
+      },
+      "tile");
+}
+
+void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  llvm::IRBuilder<> &b = gen.context().b;
+  const Operation &op = *group.group.dominant;
+  const std::vector<DimExpr> &shape = op.type().shape();
+  llvm::Value *total = gen.dim(dimProduct(shape));
+  auto [begin, end] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, total);
+  emitLoop(
+      b, begin, end, {},
+      [&](llvm::Value *position, llvm::ArrayRef<llvm::Value *>) {
+        std::vector<llvm::Value *> index = gen.unravel(position, shape);
+        bool isReduction =
+            op.info().rule == TypeRule::Reduce || op.info().rule == TypeRule::ArgReduce;
+        if (isReduction)
+          storeReduced(group, emitReduceAt(gen, op, index), index, position);
+        else
+          storeGroupOutputs(group, shape, index, position);
+        return std::vector<llvm::Value *>{};
+      },
+      "element");
+}
+
+} // namespace xs

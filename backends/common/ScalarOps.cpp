@@ -1,0 +1,352 @@
+#include "backends/common/ScalarOps.h"
+
+#include <cassert>
+#include <limits>
+
+#include "backends/common/MathFunctions.h"
+#include "backends/common/TypeLowering.h"
+#include "ir/ScalarConversions.h"
+
+namespace xs {
+namespace {
+
+llvm::Constant *sameTypeConstant(llvm::Value *like, double value) {
+  return llvm::ConstantFP::get(like->getType(), value);
+}
+
+llvm::Value *isNan(llvm::IRBuilder<> &b, llvm::Value *x) { return b.CreateFCmpUNO(x, x); }
+
+llvm::Value *floatUnary(llvm::IRBuilder<> &b, OpKind kind, llvm::Value *x) {
+  switch (kind) {
+  case OpKind::Neg:
+    return b.CreateFNeg(x);
+  case OpKind::Abs:
+    return b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  case OpKind::Sign: {
+    llvm::Value *sign =
+        b.CreateSelect(b.CreateFCmpOGT(x, sameTypeConstant(x, 0.0)), sameTypeConstant(x, 1.0),
+                       b.CreateSelect(b.CreateFCmpOLT(x, sameTypeConstant(x, 0.0)),
+                                      sameTypeConstant(x, -1.0), sameTypeConstant(x, 0.0)));
+    return b.CreateSelect(isNan(b, x), x, sign);
+  }
+  case OpKind::Exp:
+    return math::emitExp(b, x);
+  case OpKind::Log:
+    return math::emitLog(b, x);
+  case OpKind::Log1p:
+    return math::emitLog1p(b, x);
+  case OpKind::Sqrt:
+    return b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+  case OpKind::Rsqrt:
+    return math::emitRsqrt(b, x);
+  case OpKind::Tanh:
+    return math::emitTanh(b, x);
+  case OpKind::Sigmoid:
+    return math::emitSigmoid(b, x);
+  case OpKind::Erf:
+    return math::emitErf(b, x);
+  case OpKind::Sin:
+    return math::emitSin(b, x);
+  case OpKind::Cos:
+    return math::emitCos(b, x);
+  case OpKind::Reciprocal:
+    return b.CreateFDiv(sameTypeConstant(x, 1.0), x);
+  case OpKind::Floor:
+    return b.CreateUnaryIntrinsic(llvm::Intrinsic::floor, x);
+  case OpKind::Ceil:
+    return b.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, x);
+  case OpKind::Round:
+    return b.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, x);
+  case OpKind::IsNan:
+    return isNan(b, x);
+  case OpKind::IsInf:
+    return b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                           sameTypeConstant(x, std::numeric_limits<double>::infinity()));
+  default:
+    return nullptr;
+  }
+}
+
+llvm::Value *integerUnary(llvm::IRBuilder<> &b, OpKind kind, ElementType type, llvm::Value *x) {
+  llvm::Type *t = x->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(t, 0);
+  bool isUnsigned = !isSignedInteger(type);
+  switch (kind) {
+  case OpKind::Neg:
+    return b.CreateSub(zero, x);
+  case OpKind::Abs:
+    if (isUnsigned)
+      return x;
+    return b.CreateSelect(b.CreateICmpSLT(x, zero), b.CreateSub(zero, x), x);
+  case OpKind::Sign:
+    if (isUnsigned)
+      return b.CreateZExt(b.CreateICmpNE(x, zero), t);
+    return b.CreateSelect(
+        b.CreateICmpSGT(x, zero), llvm::ConstantInt::get(t, 1),
+        b.CreateSelect(b.CreateICmpSLT(x, zero), llvm::ConstantInt::getSigned(t, -1), zero));
+  case OpKind::Not:
+    return b.CreateNot(x); // i1: logical not; integers: bitwise not
+  default:
+    return nullptr;
+  }
+}
+
+/// Integer x^y as the interpreter computes it: repeated squaring modulo
+/// 2^width for y >= 0; for y < 0, 1 / x^-y truncated (1, +-1 or 0; 0^-n,
+/// an error in the interpreter, gives 0). Unrolled over the exponent's bits,
+/// straight-line.
+llvm::Value *integerPow(llvm::IRBuilder<> &b, ElementType type, llvm::Value *x, llvm::Value *y) {
+  llvm::Type *t = x->getType();
+  unsigned width = t->getIntegerBitWidth();
+  llvm::Value *one = llvm::ConstantInt::get(t, 1);
+  llvm::Value *result = one;
+  llvm::Value *base = x;
+  for (unsigned bit = 0; bit < width; ++bit) {
+    llvm::Value *set = b.CreateICmpNE(
+        b.CreateAnd(b.CreateLShr(y, llvm::ConstantInt::get(t, bit)), one), b.getIntN(width, 0));
+    result = b.CreateSelect(set, b.CreateMul(result, base), result);
+    if (bit + 1 < width)
+      base = b.CreateMul(base, base);
+  }
+  if (!isSignedInteger(type))
+    return result;
+  llvm::Value *minusOne = llvm::ConstantInt::getSigned(t, -1);
+  llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(y, one), llvm::ConstantInt::get(t, 0));
+  llvm::Value *negativePower =
+      b.CreateSelect(b.CreateICmpEQ(x, one), one,
+                     b.CreateSelect(b.CreateICmpEQ(x, minusOne), b.CreateSelect(odd, minusOne, one),
+                                    llvm::ConstantInt::get(t, 0)));
+  return b.CreateSelect(b.CreateICmpSLT(y, llvm::ConstantInt::get(t, 0)), negativePower, result);
+}
+
+/// Truncating division and remainder without undefined behaviour: a zero
+/// divisor (an error in the interpreter) gives 0; INT_MIN / -1 wraps.
+llvm::Value *integerDivRem(llvm::IRBuilder<> &b, bool isDiv, ElementType type, llvm::Value *x,
+                           llvm::Value *y) {
+  llvm::Type *t = x->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(t, 0);
+  llvm::Value *one = llvm::ConstantInt::get(t, 1);
+  llvm::Value *isZero = b.CreateICmpEQ(y, zero);
+  if (!isSignedInteger(type)) {
+    llvm::Value *safe = b.CreateSelect(isZero, one, y);
+    llvm::Value *r = isDiv ? b.CreateUDiv(x, safe) : b.CreateURem(x, safe);
+    return b.CreateSelect(isZero, zero, r);
+  }
+  llvm::Value *isMinusOne = b.CreateICmpEQ(y, llvm::ConstantInt::getSigned(t, -1));
+  llvm::Value *safe = b.CreateSelect(b.CreateOr(isZero, isMinusOne), one, y);
+  llvm::Value *r = isDiv ? b.CreateSDiv(x, safe) : b.CreateSRem(x, safe);
+  llvm::Value *byMinusOne = isDiv ? b.CreateSub(zero, x) : zero;
+  return b.CreateSelect(isZero, zero, b.CreateSelect(isMinusOne, byMinusOne, r));
+}
+
+/// float -> bf16 -> float (no library call).
+llvm::Value *roundFloatToBFloat(llvm::IRBuilder<> &b, llvm::Value *x) {
+  llvm::Value *bits = b.CreateZExt(floatToBFloatBits(b, x), b.getInt32Ty());
+  return b.CreateBitCast(b.CreateShl(bits, 16), b.getFloatTy());
+}
+
+/// A float compute value rounded to float type `to`, in `to`'s compute type.
+llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x) {
+  switch (to) {
+  case ElementType::F64:
+    return b.CreateFPExt(x, b.getDoubleTy());
+  case ElementType::F32:
+    return b.CreateFPTrunc(x, b.getFloatTy());
+  case ElementType::F16:
+    return b.CreateFPExt(b.CreateFPTrunc(x, b.getHalfTy()), b.getFloatTy());
+  default:
+    // From f64 this rounds twice (through f32); a tie that the first
+    // rounding created can differ from the interpreter in the last bit.
+    return roundFloatToBFloat(b, b.CreateFPTrunc(x, b.getFloatTy()));
+  }
+}
+
+} // namespace
+
+llvm::Value *emitUnaryOp(llvm::IRBuilder<> &b, OpKind kind, ElementType type, llvm::Value *x) {
+  if (isFloat(type))
+    return floatUnary(b, kind, x);
+  return integerUnary(b, kind, type, x);
+}
+
+llvm::Value *emitBinaryOp(llvm::IRBuilder<> &b, OpKind kind, ElementType type, llvm::Value *x,
+                          llvm::Value *y) {
+  if (isFloat(type)) {
+    switch (kind) {
+    case OpKind::Add:
+      return b.CreateFAdd(x, y);
+    case OpKind::Sub:
+      return b.CreateFSub(x, y);
+    case OpKind::Mul:
+      return b.CreateFMul(x, y);
+    case OpKind::Div:
+      return b.CreateFDiv(x, y);
+    case OpKind::Rem:
+      return b.CreateFRem(x, y); // fmod semantics, like the interpreter
+    case OpKind::Pow:
+      return math::emitPow(b, x, y);
+    case OpKind::Max:
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, x, y);
+    case OpKind::Min:
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, x, y);
+    default:
+      return nullptr;
+    }
+  }
+  bool isUnsigned = !isSignedInteger(type);
+  switch (kind) {
+  case OpKind::Add:
+    return b.CreateAdd(x, y);
+  case OpKind::Sub:
+    return b.CreateSub(x, y);
+  case OpKind::Mul:
+    return b.CreateMul(x, y);
+  case OpKind::Div:
+  case OpKind::Rem:
+    return integerDivRem(b, kind == OpKind::Div, type, x, y);
+  case OpKind::Pow:
+    return integerPow(b, type, x, y);
+  case OpKind::Max:
+    return b.CreateBinaryIntrinsic(isUnsigned ? llvm::Intrinsic::umax : llvm::Intrinsic::smax, x,
+                                   y);
+  case OpKind::Min:
+    return b.CreateBinaryIntrinsic(isUnsigned ? llvm::Intrinsic::umin : llvm::Intrinsic::smin, x,
+                                   y);
+  case OpKind::And:
+    return b.CreateAnd(x, y);
+  case OpKind::Or:
+    return b.CreateOr(x, y);
+  case OpKind::Xor:
+    return b.CreateXor(x, y);
+  default:
+    return nullptr;
+  }
+}
+
+llvm::Value *emitCompareOp(llvm::IRBuilder<> &b, std::string_view dir, ElementType type,
+                           llvm::Value *x, llvm::Value *y) {
+  using P = llvm::CmpInst::Predicate;
+  if (isFloat(type)) {
+    // Ordered comparisons are false with a NaN; `ne` is unordered (true).
+    P p = dir == "eq"   ? P::FCMP_OEQ
+          : dir == "ne" ? P::FCMP_UNE
+          : dir == "lt" ? P::FCMP_OLT
+          : dir == "le" ? P::FCMP_OLE
+          : dir == "gt" ? P::FCMP_OGT
+          : dir == "ge" ? P::FCMP_OGE
+                        : P::BAD_FCMP_PREDICATE;
+    if (p == P::BAD_FCMP_PREDICATE)
+      return nullptr;
+    return b.CreateFCmp(p, x, y);
+  }
+  bool isUnsigned = !isSignedInteger(type);
+  P p = dir == "eq"   ? P::ICMP_EQ
+        : dir == "ne" ? P::ICMP_NE
+        : dir == "lt" ? (isUnsigned ? P::ICMP_ULT : P::ICMP_SLT)
+        : dir == "le" ? (isUnsigned ? P::ICMP_ULE : P::ICMP_SLE)
+        : dir == "gt" ? (isUnsigned ? P::ICMP_UGT : P::ICMP_SGT)
+        : dir == "ge" ? (isUnsigned ? P::ICMP_UGE : P::ICMP_SGE)
+                      : P::BAD_ICMP_PREDICATE;
+  if (p == P::BAD_ICMP_PREDICATE)
+    return nullptr;
+  return b.CreateICmp(p, x, y);
+}
+
+llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, llvm::Value *x) {
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Type *target = computeType(context, to);
+  if (from == to)
+    return x;
+  if (isFloat(from)) {
+    if (isFloat(to))
+      return roundToFloat(b, to, x);
+    if (isBool(to))
+      return b.CreateFCmpUNE(x, sameTypeConstant(x, 0.0)); // NaN gives 1
+    // NaN and infinities give 0, finite values truncate and wrap. Magnitudes
+    // beyond 2^63 saturate here, where the interpreter wraps them modulo
+    // 2^64: such casts differ (they are rare and not portable anyway).
+    llvm::Value *saturated =
+        b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {b.getInt64Ty(), x->getType()}, {x});
+    llvm::Value *isInfinite =
+        b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                        sameTypeConstant(x, std::numeric_limits<double>::infinity()));
+    llvm::Value *wrapped = b.CreateSelect(isInfinite, b.getInt64(0), saturated);
+    return b.CreateTrunc(wrapped, target);
+  }
+  bool sourceUnsigned = !isSignedInteger(from); // u8 and i1
+  if (isFloat(to)) {
+    // Integer to float rounds once, directly to the target type.
+    llvm::Type *direct = storageType(context, to);
+    if (to == ElementType::BF16) {
+      // Through f64 (exact for up to 53 bits) then to bf16; i64 beyond 2^53
+      // can round twice.
+      llvm::Value *wide =
+          sourceUnsigned ? b.CreateUIToFP(x, b.getDoubleTy()) : b.CreateSIToFP(x, b.getDoubleTy());
+      return roundToFloat(b, to, wide);
+    }
+    llvm::Value *converted = sourceUnsigned ? b.CreateUIToFP(x, direct) : b.CreateSIToFP(x, direct);
+    return converted->getType() == target ? converted : b.CreateFPExt(converted, target);
+  }
+  if (isBool(to))
+    return b.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
+  return sourceUnsigned ? b.CreateZExtOrTrunc(x, target) : b.CreateSExtOrTrunc(x, target);
+}
+
+llvm::Constant *reduceIdentity(llvm::LLVMContext &context, OpKind kind, ElementType type) {
+  bool isF = isFloat(type);
+  switch (kind) {
+  case OpKind::ReduceSum:
+    return integerConstant(context, type, 0);
+  case OpKind::ReduceProd:
+    return integerConstant(context, type, 1);
+  case OpKind::ReduceMax:
+    return isF ? floatConstant(context, type, -std::numeric_limits<double>::infinity())
+               : integerConstant(context, type, integerTypeMin(type));
+  default:
+    return isF ? floatConstant(context, type, std::numeric_limits<double>::infinity())
+               : integerConstant(context, type, integerTypeMax(type));
+  }
+}
+
+llvm::Value *emitReduceStep(llvm::IRBuilder<> &b, OpKind kind, ElementType type,
+                            llvm::Value *accumulator, llvm::Value *x) {
+  if (isFloat(type)) {
+    llvm::Value *r = nullptr;
+    switch (kind) {
+    case OpKind::ReduceSum:
+      r = b.CreateFAdd(accumulator, x);
+      break;
+    case OpKind::ReduceProd:
+      r = b.CreateFMul(accumulator, x);
+      break;
+    case OpKind::ReduceMax:
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::maximum, accumulator, x);
+    default:
+      return b.CreateBinaryIntrinsic(llvm::Intrinsic::minimum, accumulator, x);
+    }
+    if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(r))
+      instruction->setHasAllowReassoc(true);
+    return r;
+  }
+  switch (kind) {
+  case OpKind::ReduceSum:
+    return emitBinaryOp(b, OpKind::Add, type, accumulator, x);
+  case OpKind::ReduceProd:
+    return emitBinaryOp(b, OpKind::Mul, type, accumulator, x);
+  case OpKind::ReduceMax:
+    return emitBinaryOp(b, OpKind::Max, type, accumulator, x);
+  default:
+    return emitBinaryOp(b, OpKind::Min, type, accumulator, x);
+  }
+}
+
+llvm::Value *emitArgBeats(llvm::IRBuilder<> &b, ElementType type, bool wantMax, llvm::Value *value,
+                          llvm::Value *best) {
+  if (isFloat(type)) {
+    llvm::Value *beyond = wantMax ? b.CreateFCmpOGT(value, best) : b.CreateFCmpOLT(value, best);
+    return b.CreateAnd(b.CreateNot(isNan(b, best)), b.CreateOr(isNan(b, value), beyond));
+  }
+  return emitCompareOp(b, wantMax ? "gt" : "lt", type, value, best);
+}
+
+} // namespace xs

@@ -1,0 +1,47 @@
+#ifndef XSTITCH_BACKENDS_COMMON_TYPELOWERING_H
+#define XSTITCH_BACKENDS_COMMON_TYPELOWERING_H
+
+// How xstitch element types live in LLVM: a storage type (what a buffer
+// holds) and a compute type (what the emitted code computes in).
+//
+//   element   storage   compute
+//   f32       float     float
+//   f64       double    double
+//   f16       half      float   (fpext on load, fptrunc on store)
+//   bf16      bfloat    float
+//   i1        i8 (0/1)  i1
+//   i8, u8    i8        i8      (u8 is unsigned where it matters)
+//   i32, i64  i32, i64  same
+
+#include "ir/ElementType.h"
+#include "llvm/IR/IRBuilder.h"
+
+namespace xs {
+
+llvm::Type *storageType(llvm::LLVMContext &context, ElementType type);
+llvm::Type *computeType(llvm::LLVMContext &context, ElementType type);
+
+/// Loads element `index` (i64) of a buffer of `type` and converts it to the
+/// compute type.
+llvm::Value *loadElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *base,
+                         llvm::Value *index);
+/// Converts a compute-type value to storage and stores it at `index`.
+void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, llvm::Value *base,
+                  llvm::Value *index);
+
+/// A compute-type constant from a number as the interpreter holds it: floats
+/// as double (rounded once to `type`), integers and i1 as int64 (wrapped).
+llvm::Constant *floatConstant(llvm::LLVMContext &context, ElementType type, double value);
+llvm::Constant *integerConstant(llvm::LLVMContext &context, ElementType type, int64_t value);
+
+/// The bf16 bit pattern (i16) nearest to an f32 value, ties to even, NaN
+/// kept quiet. Integer operations only: no library call.
+llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x);
+
+/// An i64 index value from an integer compute value of `type` (sign- or
+/// zero-extended as the type says).
+llvm::Value *indexFromInteger(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_TYPELOWERING_H

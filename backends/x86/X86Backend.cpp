@@ -1,0 +1,253 @@
+// The x86 backend: emits the kernels through the common emitter with an
+// X86Target, verifies, optimizes at -O3 for the chosen CPU and compiles to
+// an ELF object in memory. Everything that touches an LLVMContext is created
+// per call, so several threads may compile at once; only the registration
+// of the X86 target is shared (once, thread-safe).
+
+#include "backends/x86/X86Backend.h"
+
+#include <mutex>
+#include <thread>
+
+#include "backends/common/KernelEmitter.h"
+#include "backends/x86/X86Target.h"
+#include "ir/Diagnostics.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace xs {
+namespace {
+
+void initializeX86Once() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeX86TargetInfo();
+    LLVMInitializeX86Target();
+    LLVMInitializeX86TargetMC();
+    LLVMInitializeX86AsmPrinter();
+  });
+}
+
+struct CpuChoice {
+  std::string cpu;
+  std::string features;
+};
+
+/// The CPU and features the options name, or the host's.
+CpuChoice chooseCpu(const X86Options &options) {
+  if (!options.cpu.empty())
+    return {options.cpu, options.features};
+  if (!options.features.empty())
+    return {llvm::sys::getHostCPUName().str(), options.features};
+  std::string features;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
+    if (!features.empty())
+      features += ",";
+    features += (feature.second ? "+" : "-") + feature.first().str();
+  }
+  return {llvm::sys::getHostCPUName().str(), features};
+}
+
+llvm::CodeGenOptLevel codeGenLevel(int optLevel) {
+  return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
+         : optLevel == 2 ? llvm::CodeGenOptLevel::Default
+         : optLevel == 1 ? llvm::CodeGenOptLevel::Less
+                         : llvm::CodeGenOptLevel::None;
+}
+
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const CpuChoice &cpu,
+                                                                         int optLevel) {
+  initializeX86Once();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(X86Target::kTriple, error);
+  if (!target)
+    return absl::InternalError(strCat("x86 target unavailable in LLVM: ", error));
+  llvm::TargetOptions targetOptions;
+  std::unique_ptr<llvm::TargetMachine> machine(
+      target->createTargetMachine(X86Target::kTriple, cpu.cpu, cpu.features, targetOptions,
+                                  llvm::Reloc::PIC_, std::nullopt, codeGenLevel(optLevel)));
+  if (!machine)
+    return absl::InternalError(strCat("cannot create an x86 target machine for CPU '", cpu.cpu,
+                                      "' with features '", cpu.features, "'"));
+  return machine;
+}
+
+TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
+                           const llvm::TargetMachine *machine) {
+  // f32 lanes of the widest vector registers the CPU has.
+  int64_t lanes = 4;
+  if (machine) {
+    const llvm::MCSubtargetInfo *subtarget = machine->getMCSubtargetInfo();
+    if (subtarget->checkFeatures("+avx512f"))
+      lanes = 16;
+    else if (subtarget->checkFeatures("+avx"))
+      lanes = 8;
+  }
+  TargetDescription d;
+  d.name = "x86-64 " + cpu.cpu;
+  d.lanesPerBlock = lanes;
+  d.warpWidth = lanes;
+  d.vectorBytes = lanes * 4;
+  d.blockBufferBytes = 256 * 1024;
+  unsigned hardware = std::thread::hardware_concurrency();
+  d.parallelUnits = options.threads > 0 ? options.threads : std::max(1u, hardware);
+  d.minElementsPerBlock = 16384;
+  return d;
+}
+
+/// Collects LLVM errors instead of exiting; warnings and remarks (a loop
+/// that could not be vectorized) are dropped.
+struct DiagnosticCollector {
+  std::string firstError;
+  static void handle(const llvm::DiagnosticInfo *info, void *context) {
+    auto *self = static_cast<DiagnosticCollector *>(context);
+    if (info->getSeverity() != llvm::DS_Error || !self->firstError.empty())
+      return;
+    llvm::raw_string_ostream os(self->firstError);
+    llvm::DiagnosticPrinterRawOStream printer(os);
+    info->print(printer);
+  }
+};
+
+std::string kernelNames(const ProgramPlan &program) {
+  std::string names;
+  for (const KernelPlan &plan : program.kernels)
+    names += (names.empty() ? "" : ", ") + plan.name;
+  return names;
+}
+
+/// One compilation: a context, a module and a target machine of its own.
+class X86Compilation {
+public:
+  explicit X86Compilation(const X86Options &options) : options_(options) {
+    context_.setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &diagnostics_);
+  }
+
+  absl::Status emit(const ProgramPlan &program) {
+    CpuChoice cpu = chooseCpu(options_);
+    absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
+        createTargetMachine(cpu, options_.optLevel);
+    if (!machine.ok())
+      return machine.status();
+    machine_ = std::move(*machine);
+    module_ = std::make_unique<llvm::Module>("xstitch." + program.host.function, context_);
+    module_->setTargetTriple(X86Target::kTriple);
+    module_->setDataLayout(machine_->createDataLayout());
+    X86Target target(describe(options_, cpu, machine_.get()), cpu.cpu, cpu.features,
+                     module_->getDataLayoutStr());
+    if (absl::Status s = emitProgramKernels(program, target, *module_); !s.ok())
+      return s;
+    for (llvm::Function &function : *module_) {
+      if (function.isDeclaration())
+        continue;
+      std::string message;
+      llvm::raw_string_ostream os(message);
+      if (llvm::verifyFunction(function, &os))
+        return absl::InternalError(
+            strCat("kernel ", function.getName().str(), " failed LLVM IR verification: ", message));
+    }
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (llvm::verifyModule(*module_, &os))
+      return absl::InternalError(
+          strCat("kernels ", kernelNames(program), " failed LLVM IR verification: ", message));
+    return absl::OkStatus();
+  }
+
+  void optimize() {
+    llvm::LoopAnalysisManager loops;
+    llvm::FunctionAnalysisManager functions;
+    llvm::CGSCCAnalysisManager sccs;
+    llvm::ModuleAnalysisManager modules;
+    llvm::PipelineTuningOptions tuning;
+    tuning.LoopVectorization = options_.optLevel >= 2;
+    tuning.SLPVectorization = options_.optLevel >= 2;
+    llvm::PassBuilder builder(machine_.get(), tuning);
+    builder.registerModuleAnalyses(modules);
+    builder.registerCGSCCAnalyses(sccs);
+    builder.registerFunctionAnalyses(functions);
+    builder.registerLoopAnalyses(loops);
+    builder.crossRegisterProxies(loops, functions, sccs, modules);
+    llvm::OptimizationLevel level = options_.optLevel >= 3   ? llvm::OptimizationLevel::O3
+                                    : options_.optLevel == 2 ? llvm::OptimizationLevel::O2
+                                    : options_.optLevel == 1 ? llvm::OptimizationLevel::O1
+                                                             : llvm::OptimizationLevel::O0;
+    llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
+                                           ? builder.buildO0DefaultPipeline(level)
+                                           : builder.buildPerModuleDefaultPipeline(level);
+    pipeline.run(*module_, modules);
+  }
+
+  absl::StatusOr<std::string> object(const ProgramPlan &program) {
+    llvm::SmallVector<char, 0> buffer;
+    llvm::raw_svector_ostream os(buffer);
+    llvm::legacy::PassManager passes;
+    if (machine_->addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+      return absl::InternalError("the x86 target machine cannot emit object files");
+    passes.run(*module_);
+    if (!diagnostics_.firstError.empty())
+      return absl::InternalError(
+          strCat("compiling kernels ", kernelNames(program), " failed: ", diagnostics_.firstError));
+    return std::string(buffer.begin(), buffer.end());
+  }
+
+  std::string text() const {
+    std::string out;
+    llvm::raw_string_ostream os(out);
+    module_->print(os, nullptr);
+    return out;
+  }
+
+private:
+  X86Options options_;
+  DiagnosticCollector diagnostics_;
+  llvm::LLVMContext context_;
+  std::unique_ptr<llvm::TargetMachine> machine_;
+  std::unique_ptr<llvm::Module> module_;
+};
+
+} // namespace
+
+TargetDescription x86TargetDescription(const X86Options &options) {
+  CpuChoice cpu = chooseCpu(options);
+  absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createTargetMachine(cpu, options.optLevel);
+  return describe(options, cpu, machine.ok() ? machine->get() : nullptr);
+}
+
+absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
+                                              const X86Options &options) {
+  X86Compilation compilation(options);
+  if (absl::Status s = compilation.emit(program); !s.ok())
+    return s;
+  compilation.optimize();
+  absl::StatusOr<std::string> object = compilation.object(program);
+  if (!object.ok())
+    return object.status();
+  CompiledProgram compiled;
+  compiled.host = program.host;
+  compiled.objectFormat = "x86_64-elf";
+  compiled.object = std::move(*object);
+  return compiled;
+}
+
+absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
+                                          bool optimized) {
+  X86Compilation compilation(options);
+  if (absl::Status s = compilation.emit(program); !s.ok())
+    return s;
+  if (optimized)
+    compilation.optimize();
+  return compilation.text();
+}
+
+} // namespace xs

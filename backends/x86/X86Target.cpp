@@ -1,0 +1,101 @@
+#include "backends/x86/X86Target.h"
+
+#include "backends/common/LoopBuilder.h"
+#include "llvm/IR/MDBuilder.h"
+
+namespace xs {
+
+std::string X86Target::triple() const { return kTriple; }
+
+std::string X86Target::dataLayout() const { return dataLayout_; }
+
+llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string &symbol,
+                                        llvm::IRBuilder<> &b) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr, i64, i64}, false);
+  kernel_ = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, module);
+  kernel_->addFnAttr(llvm::Attribute::NoUnwind);
+  if (!cpu_.empty())
+    kernel_->addFnAttr("target-cpu", cpu_);
+  if (!features_.empty())
+    kernel_->addFnAttr("target-features", features_);
+  // Block buffers can be large stack arrays: probe the stack page by page.
+  kernel_->addFnAttr("probe-stack", "inline-asm");
+  const char *names[] = {"buffers", "dims", "blockBegin", "blockEnd"};
+  for (unsigned i = 0; i < 4; ++i)
+    kernel_->getArg(i)->setName(names[i]);
+  // The kernel only reads the two arrays and never writes memory that
+  // overlaps them, so they may be noalias and readonly; the data buffers
+  // are not marked (inputs and outputs are distinct, but nothing checks it).
+  for (unsigned i = 0; i < 2; ++i) {
+    kernel_->addParamAttr(i, llvm::Attribute::NoAlias);
+    kernel_->addParamAttr(i, llvm::Attribute::ReadOnly);
+    kernel_->addParamAttr(i, llvm::Attribute::NoCapture);
+  }
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", kernel_));
+  return kernel_;
+}
+
+void X86Target::emitBlockLoop(llvm::IRBuilder<> &b,
+                              const std::function<void(llvm::Value *blockId)> &body) {
+  emitLoop(
+      b, kernel_->getArg(2), kernel_->getArg(3), {},
+      [&](llvm::Value *blockId, llvm::ArrayRef<llvm::Value *>) {
+        body(blockId);
+        return std::vector<llvm::Value *>{};
+      },
+      "block");
+}
+
+llvm::Value *X86Target::bufferArg(llvm::IRBuilder<> &b, int index) {
+  llvm::Type *ptr = b.getPtrTy();
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, kernel_->getArg(0), index);
+  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+}
+
+llvm::Value *X86Target::dimArg(llvm::IRBuilder<> &b, int index) {
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
+  return b.CreateLoad(b.getInt64Ty(), slot, "dim" + std::to_string(index));
+}
+
+llvm::Value *X86Target::laneId(llvm::IRBuilder<> &b) { return b.getInt64(0); }
+
+llvm::Value *X86Target::laneCount(llvm::IRBuilder<> &b) { return b.getInt64(1); }
+
+void X86Target::emitBlockBarrier(llvm::IRBuilder<> &) {
+  // One lane per block: its own writes are visible to it in program order.
+}
+
+llvm::Value *X86Target::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
+                                            llvm::Value *elements) {
+  // A fixed-size array in the entry block, so it is allocated once per call
+  // and not per loop iteration. The emitter passes constant sizes.
+  auto *count = llvm::cast<llvm::ConstantInt>(elements);
+  llvm::BasicBlock &entry = kernel_->getEntryBlock();
+  llvm::IRBuilder<> entryBuilder(&entry, entry.getFirstInsertionPt());
+  auto *arrayType = llvm::ArrayType::get(elementType, count->getZExtValue());
+  llvm::AllocaInst *buffer = entryBuilder.CreateAlloca(arrayType, nullptr, "block.buffer");
+  buffer->setAlignment(llvm::Align(std::max<int64_t>(description_.vectorBytes, 16)));
+  (void)b;
+  return buffer;
+}
+
+llvm::Value *X86Target::emitCrossLaneReduce(
+    llvm::IRBuilder<> &, llvm::Value *value,
+    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)> &) {
+  return value; // one lane
+}
+
+void X86Target::annotateInnerLoop(llvm::BranchInst *latch) {
+  llvm::LLVMContext &context = latch->getContext();
+  llvm::Metadata *enable[] = {llvm::MDString::get(context, "llvm.loop.vectorize.enable"),
+                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context))};
+  llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, enable)};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+}
+
+} // namespace xs

@@ -1,0 +1,59 @@
+#ifndef XSTITCH_BACKENDS_X86_X86TARGET_H
+#define XSTITCH_BACKENDS_X86_X86TARGET_H
+
+// The Target of the common emitter for x86 CPUs: a kernel is
+//   void SYMBOL(void *const *buffers, const int64_t *dims,
+//               int64_t blockBegin, int64_t blockEnd)
+// (KernelABI.h) looping over its blocks; a block has one lane whose inner
+// loops the loop vectorizer turns into SIMD code; block buffers are aligned
+// stack arrays; barriers and cross-lane reductions are no-ops.
+
+#include <string>
+
+#include "backends/common/Target.h"
+
+namespace xs {
+
+class X86Target : public Target {
+public:
+  /// `dataLayout` comes from the TargetMachine the code is compiled with.
+  X86Target(TargetDescription description, std::string cpu, std::string features,
+            std::string dataLayout)
+      : description_(std::move(description)), cpu_(std::move(cpu)), features_(std::move(features)),
+        dataLayout_(std::move(dataLayout)) {}
+
+  /// The target triple of every x86 kernel module (ELF objects).
+  static constexpr const char *kTriple = "x86_64-pc-linux-gnu";
+
+  const TargetDescription &description() const override { return description_; }
+  std::string triple() const override;
+  std::string dataLayout() const override;
+
+  llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
+                               llvm::IRBuilder<> &b) override;
+  void emitBlockLoop(llvm::IRBuilder<> &b,
+                     const std::function<void(llvm::Value *blockId)> &body) override;
+  llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *laneId(llvm::IRBuilder<> &b) override;
+  llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
+  void emitBlockBarrier(llvm::IRBuilder<> &b) override;
+  llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
+                                   llvm::Value *elements) override;
+  llvm::Value *emitCrossLaneReduce(
+      llvm::IRBuilder<> &b, llvm::Value *value,
+      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
+          &combine) override;
+  void annotateInnerLoop(llvm::BranchInst *latch) override;
+
+private:
+  TargetDescription description_;
+  std::string cpu_;
+  std::string features_;
+  std::string dataLayout_;
+  llvm::Function *kernel_ = nullptr; // the kernel being emitted
+};
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_X86_X86TARGET_H

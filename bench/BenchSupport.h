@@ -1,0 +1,21 @@
+#ifndef XSTITCH_BENCH_BENCHSUPPORT_H
+#define XSTITCH_BENCH_BENCHSUPPORT_H
+
+// Shared pieces of the benchmarks: the memory floor measured in the same run,
+// and timing of a compiled function.
+
+#include <functional>
+#include <string>
+
+namespace xs::bench {
+
+/// Median seconds of `iters` calls of `fn` after `warmup` calls.
+double medianSeconds(const std::function<void()> &fn, int iters, int warmup = 2);
+
+/// Copy bandwidth in bytes per second (bytes read + bytes written), measured
+/// by a parallel copy of `bytes` bytes with `threads` workers (0: all).
+double measureCopyBandwidth(size_t bytes, int threads);
+
+} // namespace xs::bench
+
+#endif // XSTITCH_BENCH_BENCHSUPPORT_H

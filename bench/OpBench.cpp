@@ -1,0 +1,147 @@
+// xstitch-bench-ops: each large element-wise, broadcast and reduction op
+// alone, compiled for the CPU, as a fraction of the copy-bandwidth floor
+// measured in the same run. Usage:
+//   xstitch-bench-ops [--threads N] [--iters N] [--rows R]
+// The table and the command that made it are recorded in docs/performance.md.
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_format.h"
+#include "bench/BenchSupport.h"
+#include "driver/Compiler.h"
+#include "ir/Parser.h"
+#include "runtime/Tensor.h"
+#include "tools/common/CommandLine.h"
+#include "tools/common/RandomTensor.h"
+#include "transforms/Pass.h"
+
+namespace xs::bench {
+namespace {
+
+struct OpCase {
+  const char *name;
+  const char *text; // a function over R rows; R is bound by --rows
+};
+
+// 1024 columns: rows x 1024 f32 is 4 KiB per row; the default R = 16384 makes
+// every tensor 64 MiB, far larger than any cache.
+const OpCase kCases[] = {
+    {"add", "func @f(%a: f32[R, 1024], %b: f32[R, 1024]) -> (y) {\n"
+            "  %y = add %a, %b\n  return %y\n}\n"},
+    {"mul", "func @f(%a: f32[R, 1024], %b: f32[R, 1024]) -> (y) {\n"
+            "  %y = mul %a, %b\n  return %y\n}\n"},
+    {"neg", "func @f(%a: f32[R, 1024]) -> (y) {\n  %y = neg %a\n  return %y\n}\n"},
+    {"exp", "func @f(%a: f32[R, 1024]) -> (y) {\n  %y = exp %a\n  return %y\n}\n"},
+    {"tanh", "func @f(%a: f32[R, 1024]) -> (y) {\n  %y = tanh %a\n  return %y\n}\n"},
+    {"erf", "func @f(%a: f32[R, 1024]) -> (y) {\n  %y = erf %a\n  return %y\n}\n"},
+    {"cast f32->f16", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                      "  %y = cast %a {to = f16}\n  return %y\n}\n"},
+    {"broadcast row", "func @f(%b: f32[1024]) -> (y) {\n"
+                      "  %y = broadcast %b {dims = [1]} : f32[R, 1024]\n  return %y\n}\n"},
+    {"broadcast col", "func @f(%b: f32[R]) -> (y) {\n"
+                      "  %y = broadcast %b {dims = [0]} : f32[R, 1024]\n  return %y\n}\n"},
+    {"reduce_sum rows", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                        "  %y = reduce_sum %a {dims = [1]}\n  return %y\n}\n"},
+    {"reduce_max rows", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                        "  %y = reduce_max %a {dims = [1]}\n  return %y\n}\n"},
+    {"reduce_sum cols", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                        "  %y = reduce_sum %a {dims = [0]}\n  return %y\n}\n"},
+    {"transpose", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                  "  %y = transpose %a {perm = [1, 0]}\n  return %y\n}\n"},
+};
+
+const std::vector<FlagSpec> kFlags = {
+    {"threads", true, false, "N", "worker threads (default: all cores)"},
+    {"iters", true, false, "N", "timed runs per case (default 20)"},
+    {"rows", true, false, "R", "rows of every tensor (default 16384, 1024 columns)"},
+    {"help", false, false, "", "show this help"},
+};
+
+int run(int argc, char **argv) {
+  absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
+  if (!args.ok()) {
+    std::fprintf(stderr, "xstitch-bench-ops: error: %s\n", std::string(args.status().message()).c_str());
+    return 2;
+  }
+  if (args->has("help")) {
+    std::printf("usage: xstitch-bench-ops [options]\n%s", formatFlagHelp(kFlags).c_str());
+    return 0;
+  }
+  int threads = 0, iters = 20;
+  int64_t rows = 16384;
+  if ((args->has("threads") && !absl::SimpleAtoi(args->get("threads"), &threads)) ||
+      (args->has("iters") && !absl::SimpleAtoi(args->get("iters"), &iters)) ||
+      (args->has("rows") && !absl::SimpleAtoi(args->get("rows"), &rows)) || iters < 1 ||
+      rows < 1 || threads < 0) {
+    std::fprintf(stderr, "xstitch-bench-ops: error: --threads, --iters and --rows take positive integers\n");
+    return 2;
+  }
+
+  double floor = measureCopyBandwidth(size_t(512) << 20, threads);
+  std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s\n",
+              floor / 1e9);
+  std::printf("rows %lld x 1024 columns, f32, %s threads, median of %d runs\n\n",
+              static_cast<long long>(rows), threads ? std::to_string(threads).c_str() : "all",
+              iters);
+  std::printf("| op | bytes moved | time (ms) | GB/s | fraction of floor | kernels |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|\n");
+
+  CompileOptions options;
+  options.fusion = false;
+  options.threads = threads;
+  std::mt19937_64 rng(1);
+  for (const OpCase &c : kCases) {
+    absl::StatusOr<std::unique_ptr<Module>> module = parseModule(c.text, c.name);
+    if (!module.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(module.status().message()).c_str());
+      return 3;
+    }
+    if (absl::Status s = runPipeline(**module, defaultPipeline(), PipelineOptions{}); !s.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(s.message()).c_str());
+      return 3;
+    }
+    const Function &f = *(*module)->functions()[0];
+    CompileInfo info;
+    absl::StatusOr<std::shared_ptr<Executable>> exe = compileFunction(f, options, &info);
+    if (!exe.ok()) {
+      std::fprintf(stderr, "%s: %s\n", c.name, std::string(exe.status().message()).c_str());
+      return 3;
+    }
+    DimBindings dims{{"R", rows}};
+    std::vector<Tensor> inputs;
+    std::vector<TensorView> views;
+    double bytes = 0;
+    for (const auto &p : f.params()) {
+      std::vector<int64_t> shape;
+      for (const DimExpr &d : p->type().shape())
+        shape.push_back(*d.evaluate(dims));
+      ElementType t = p->type().elementType();
+      inputs.push_back(toTensor(randomTensor(t, shape, defaultRandomRange(t), rng)));
+    }
+    for (const Tensor &t : inputs) {
+      views.push_back(t.view());
+      bytes += static_cast<double>(t.view().byteSize());
+    }
+    absl::StatusOr<std::vector<Tensor>> outputs = (*exe)->run(views);
+    if (!outputs.ok()) {
+      std::fprintf(stderr, "%s: %s\n", c.name, std::string(outputs.status().message()).c_str());
+      return 3;
+    }
+    for (const Tensor &t : *outputs)
+      bytes += static_cast<double>(t.view().byteSize());
+    double seconds = medianSeconds([&] { (void)(*exe)->run(views); }, iters);
+    double bandwidth = bytes / seconds;
+    std::printf("| %s | %.0f MiB | %.3f | %.1f | %.2f | %zu |\n", c.name, bytes / (1 << 20),
+                seconds * 1e3, bandwidth / 1e9, bandwidth / floor, info.kernels.size());
+  }
+  return 0;
+}
+
+} // namespace
+} // namespace xs::bench
+
+int main(int argc, char **argv) { return xs::bench::run(argc, argv); }

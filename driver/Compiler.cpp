@@ -1,0 +1,116 @@
+#include "driver/Compiler.h"
+
+#include <chrono>
+#include <map>
+#include <mutex>
+
+#include "absl/strings/str_cat.h"
+#include "backends/x86/X86Backend.h"
+#include "driver/CompileCache.h"
+#include "ir/Printer.h"
+#include "runtime/cpu/CpuDevice.h"
+
+#ifndef XSTITCH_VERSION
+#error "XSTITCH_VERSION must be defined by the build (driver/CMakeLists.txt)"
+#endif
+
+namespace xs {
+namespace {
+
+absl::Status checkDevice(const CompileOptions &options) {
+  if (options.device == "cpu")
+    return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("device '", options.device, "' is not supported; available devices: cpu"));
+}
+
+X86Options x86Options(const CompileOptions &options) {
+  X86Options x86;
+  x86.cpu = options.cpu;
+  x86.features = options.features;
+  x86.threads = options.threads;
+  return x86;
+}
+
+// Everything that determines the generated code and where it is loaded.
+std::string cacheKeyText(const Function &function, const CompileOptions &options) {
+  return absl::StrCat("xstitch ", XSTITCH_VERSION, "\ndevice=", options.device,
+                      "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
+                      "\ncpu=", options.cpu, "\nfeatures=", options.features, "\n",
+                      printFunction(function));
+}
+
+// Process-wide: every executable compiled in this process lives as long as
+// the process, so the cache and the devices are never destroyed (no
+// destruction-order hazards with TBB's or LLVM's globals at exit).
+CompileCache &compileCache() {
+  static CompileCache *cache = new CompileCache();
+  return *cache;
+}
+
+// One CPU device per worker-thread count, shared by every compilation.
+Device &cpuDevice(int threads) {
+  static std::mutex *mutex = new std::mutex();
+  static auto *devices = new std::map<int, std::unique_ptr<Device>>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  std::unique_ptr<Device> &device = (*devices)[threads];
+  if (!device) {
+    CpuDeviceOptions cpuOptions;
+    cpuOptions.threads = threads;
+    device = createCpuDevice(cpuOptions);
+  }
+  return *device;
+}
+
+absl::StatusOr<std::shared_ptr<Executable>> compileUncached(const Function &function,
+                                                            const CompileOptions &options) {
+  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
+  if (!plan.ok())
+    return plan.status();
+  absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
+  if (!program.ok())
+    return program.status();
+  return cpuDevice(options.threads).load(std::move(*program));
+}
+
+} // namespace
+
+absl::StatusOr<std::shared_ptr<Executable>>
+compileFunction(const Function &function, const CompileOptions &options, CompileInfo *info) {
+  if (absl::Status s = checkDevice(options); !s.ok())
+    return s;
+  auto start = std::chrono::steady_clock::now();
+  bool hit = false;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = compileCache().getOrCompile(
+      cacheKeyText(function, options), [&] { return compileUncached(function, options); }, &hit);
+  if (!executable.ok())
+    return executable.status();
+  if (info) {
+    info->compileSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    info->cacheHit = hit;
+    info->kernels.clear();
+    for (const HostStep &step : (*executable)->plan().steps)
+      if (step.kind == HostStep::Kind::Launch)
+        info->kernels.push_back(step.kernel);
+  }
+  return executable;
+}
+
+absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
+  if (absl::Status s = checkDevice(options); !s.ok())
+    return s;
+  PlanOptions planOptions;
+  planOptions.fusion = options.fusion;
+  return planProgram(function, x86TargetDescription(x86Options(options)), planOptions);
+}
+
+absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
+                                       bool optimized) {
+  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
+  if (!plan.ok())
+    return plan.status();
+  return emitX86LLVMIR(*plan, x86Options(options), optimized);
+}
+
+} // namespace xs

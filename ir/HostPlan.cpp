@@ -1,0 +1,102 @@
+// The readable dump of a HostPlan (golden tests, --explain-style reports).
+
+#include "ir/HostPlan.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "absl/strings/str_join.h"
+#include "ir/Attribute.h"
+#include "ir/Diagnostics.h"
+
+namespace xs {
+
+namespace {
+
+/// Constants print at most this many values, so dumps stay readable.
+constexpr int64_t kMaxPrintedValues = 8;
+
+std::string constantValues(const HostTensor &t) {
+  std::vector<std::string> values;
+  int64_t n = std::min(t.numElements(), kMaxPrintedValues);
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(t.isFloat() ? formatFloat(t.getDouble(i)) : strCat(t.getInt(i)));
+  if (t.numElements() > n)
+    values.push_back("...");
+  return strCat("[", absl::StrJoin(values, ", "), "]");
+}
+
+std::string bufferText(const HostBuffer &b) {
+  std::string out = strCat("%", b.name, ": ", b.type.str(), " ");
+  switch (b.kind) {
+  case HostBuffer::Kind::Input:
+    return out + strCat("input ", b.paramIndex);
+  case HostBuffer::Kind::Output:
+    return out + strCat("output ", b.resultIndex);
+  case HostBuffer::Kind::Temporary:
+    return out + strCat("temporary slot ", b.slot);
+  case HostBuffer::Kind::Constant:
+    return out + strCat("constant ", constantValues(b.constant));
+  case HostBuffer::Kind::Alias:
+    return out + strCat("alias of #", b.aliasOf);
+  }
+  assert(false && "unknown buffer kind");
+  return out;
+}
+
+std::string bufferList(const std::vector<int> &buffers) {
+  std::vector<std::string> refs;
+  for (int b : buffers)
+    refs.push_back(strCat("#", b));
+  return absl::StrJoin(refs, ", ");
+}
+
+std::string stepText(const HostStep &step) {
+  std::string ops = strCat(" ops [", absl::StrJoin(step.ops, ", "), "]");
+  switch (step.kind) {
+  case HostStep::Kind::Launch: {
+    std::string out = strCat("launch ", step.kernel, "(", bufferList(step.buffers), ")", ops,
+                             " bytes ", step.minimumBytes.str(), "\n");
+    for (const HostLaunchVariant &v : step.variants) {
+      std::vector<std::string> predicates;
+      for (const DimPredicate &p : v.predicates)
+        predicates.push_back(p.str());
+      out += strCat("      ", v.symbol, " when ",
+                    predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
+                    " grid ", v.grid.str(), "\n");
+    }
+    return out;
+  }
+  case HostStep::Kind::Library:
+    return strCat("library ", mnemonic(step.libraryOp), "(", bufferList(step.buffers), ")", ops,
+                  " bytes ", step.minimumBytes.str(), "\n");
+  case HostStep::Kind::Alias:
+    return strCat("alias ", bufferList(step.buffers), ops, "\n");
+  }
+  assert(false && "unknown step kind");
+  return "";
+}
+
+} // namespace
+
+std::string printHostPlan(const HostPlan &plan) {
+  std::string out = strCat("host @", plan.function, " {\n");
+  out += strCat("  symbols: [", absl::StrJoin(plan.symbols, ", "), "]\n");
+  std::vector<std::string> facts;
+  for (const Constraint &c : plan.constraints.facts())
+    facts.push_back(c.str());
+  if (!facts.empty())
+    out += strCat("  constraints: ", absl::StrJoin(facts, ", "), "\n");
+  out += "  buffers:\n";
+  for (size_t i = 0; i < plan.buffers.size(); ++i)
+    out += strCat("    #", i, " ", bufferText(plan.buffers[i]), "\n");
+  out += strCat("  slots: ", plan.numSlots, "\n");
+  out += "  steps:\n";
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    out += strCat("    ", i, ": ", stepText(plan.steps[i]));
+  out += strCat("  outputs: [", bufferList(plan.outputs), "]\n");
+  out += "}\n";
+  return out;
+}
+
+} // namespace xs

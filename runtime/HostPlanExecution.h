@@ -1,0 +1,49 @@
+#ifndef XSTITCH_RUNTIME_HOSTPLANEXECUTION_H
+#define XSTITCH_RUNTIME_HOSTPLANEXECUTION_H
+
+// The device-independent part of running a HostPlan (ir/HostPlan.h): binding
+// symbols from the input shapes and checking them, sizing buffers and the
+// arena of temporaries, choosing launch variants and the kernels' dims array.
+// Every device's Executable runs its steps on top of these.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/HostPlan.h"
+#include "runtime/Tensor.h"
+
+namespace xs {
+
+/// Binds the plan's symbols from the shapes of `inputs` (one per parameter,
+/// typed by HostPlan::paramTypes), derives the symbols defined by others and
+/// checks every dim of every parameter and every constraint. Errors are
+/// InvalidArgument and name the inputs and dims involved, e.g.
+/// "inputs %a and %b must share S: %a has S = 3 (dim 1) but %b has 4 (dim 0)".
+absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
+                                          const std::vector<TensorView> &inputs);
+
+/// The concrete sizes of a plan's buffers at one call's dims.
+struct BufferLayout {
+  std::vector<std::vector<int64_t>> shapes; // per buffer
+  std::vector<int64_t> bytes;               // per buffer
+  /// Byte offset of each slot in the arena (each 64-byte aligned).
+  std::vector<int64_t> slotOffsets;
+  int64_t arenaBytes = 0;
+};
+
+absl::StatusOr<BufferLayout> layoutBuffers(const HostPlan &plan, const DimBindings &dims);
+
+/// The index of the first variant of a launch step whose predicates hold.
+absl::StatusOr<size_t> chooseVariant(const HostStep &step, const DimBindings &dims);
+
+/// The values of HostPlan::symbols in order: the `dims` argument of kernels.
+absl::StatusOr<std::vector<int64_t>> symbolValues(const HostPlan &plan, const DimBindings &dims);
+
+/// `%name` of parameter `index` (from the plan's input buffers).
+std::string inputName(const HostPlan &plan, size_t index);
+
+} // namespace xs
+
+#endif // XSTITCH_RUNTIME_HOSTPLANEXECUTION_H

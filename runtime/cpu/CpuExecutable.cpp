@@ -1,0 +1,305 @@
+#include "runtime/cpu/CpuExecutable.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "absl/status/status.h"
+#include "ir/Diagnostics.h"
+#include "runtime/HostPlanExecution.h"
+#include "runtime/cpu/LibraryOps.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
+#include "tbb/partitioner.h"
+
+namespace xs {
+
+namespace {
+
+bool validIndex(int index, size_t size) { return index >= 0 && static_cast<size_t>(index) < size; }
+
+/// Structural checks of a plan built by the planner: a violation is a bug in
+/// xstitch, reported once at load instead of crashing in run().
+absl::Status checkPlan(const HostPlan &plan) {
+  auto bad = [&](auto &&...pieces) {
+    return absl::InternalError(strCat("host plan of @", plan.function, ": ", pieces...));
+  };
+  size_t numBuffers = plan.buffers.size();
+  for (size_t b = 0; b < numBuffers; ++b) {
+    const HostBuffer &buffer = plan.buffers[b];
+    switch (buffer.kind) {
+    case HostBuffer::Kind::Input:
+      if (!validIndex(buffer.paramIndex, plan.paramTypes.size()))
+        return bad("input %", buffer.name, " has parameter index ", buffer.paramIndex);
+      break;
+    case HostBuffer::Kind::Temporary:
+      if (!validIndex(buffer.slot, static_cast<size_t>(plan.numSlots)))
+        return bad("temporary %", buffer.name, " has slot ", buffer.slot);
+      break;
+    case HostBuffer::Kind::Alias: {
+      // Chains of aliases must end at a real buffer.
+      size_t hops = 0;
+      int target = static_cast<int>(b);
+      while (validIndex(target, numBuffers) &&
+             plan.buffers[static_cast<size_t>(target)].kind == HostBuffer::Kind::Alias &&
+             hops++ <= numBuffers)
+        target = plan.buffers[static_cast<size_t>(target)].aliasOf;
+      if (!validIndex(target, numBuffers))
+        return bad("alias %", buffer.name, " does not resolve to a buffer");
+      break;
+    }
+    case HostBuffer::Kind::Constant:
+    case HostBuffer::Kind::Output:
+      break;
+    }
+  }
+  for (int output : plan.outputs)
+    if (!validIndex(output, numBuffers))
+      return bad("output buffer ", output, " out of range");
+  for (const HostStep &step : plan.steps) {
+    for (int b : step.buffers)
+      if (!validIndex(b, numBuffers))
+        return bad("step ", step.kernel, " uses buffer ", b, " out of range");
+    if (step.kind == HostStep::Kind::Launch && step.variants.empty())
+      return bad("kernel ", step.kernel, " has no launch variant");
+    if (step.kind == HostStep::Kind::Alias && step.buffers.size() != 2)
+      return bad("alias step with ", step.buffers.size(), " buffers");
+    if (step.kind == HostStep::Kind::Library && step.buffers.empty())
+      return bad("library step ", mnemonic(step.libraryOp), " without a result");
+  }
+  return absl::OkStatus();
+}
+
+std::string stepName(const HostStep &step) {
+  if (!step.kernel.empty())
+    return step.kernel;
+  return std::string(mnemonic(step.libraryOp));
+}
+
+} // namespace
+
+/// Everything one call of run() owns.
+struct CpuExecutable::CallState {
+  DimBindings dims;
+  BufferLayout layout;
+  std::vector<int64_t> symbolValues;
+  std::vector<void *> data;                 // per buffer
+  std::vector<std::shared_ptr<void>> owned; // per buffer: Output storage
+  std::shared_ptr<void> arena;              // temporaries
+};
+
+absl::StatusOr<std::shared_ptr<CpuExecutable>>
+CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
+                      std::shared_ptr<tbb::task_arena> arena) {
+  if (absl::Status s = checkPlan(program.host); !s.ok())
+    return s;
+  std::shared_ptr<CpuExecutable> executable(new CpuExecutable());
+  executable->plan_ = std::move(program.host);
+  executable->allocator_ = std::move(allocator);
+  executable->arena_ = std::move(arena);
+  const HostPlan &plan = executable->plan_;
+
+  std::vector<std::string> kernelNames;
+  for (const HostStep &step : plan.steps)
+    if (step.kind == HostStep::Kind::Launch)
+      kernelNames.push_back(step.kernel);
+  if (!kernelNames.empty()) {
+    if (program.objectFormat != "x86_64-elf")
+      return absl::InternalError(strCat("the CPU device cannot load object format '",
+                                        program.objectFormat, "' (kernels of @", plan.function,
+                                        ")"));
+    absl::StatusOr<std::unique_ptr<LoadedObject>> object =
+        LoadedObject::load(program.object, kernelNames);
+    if (!object.ok())
+      return object.status();
+    executable->object_ = *std::move(object);
+  }
+  executable->kernels_.resize(plan.steps.size());
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const HostStep &step = plan.steps[s];
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    for (const HostLaunchVariant &variant : step.variants) {
+      absl::StatusOr<CpuKernelFn> fn = executable->object_->lookup(step.kernel, variant.symbol);
+      if (!fn.ok())
+        return fn.status();
+      executable->kernels_[s].push_back(*fn);
+    }
+  }
+
+  executable->constants_.resize(plan.buffers.size());
+  for (size_t b = 0; b < plan.buffers.size(); ++b) {
+    const HostBuffer &buffer = plan.buffers[b];
+    if (buffer.kind != HostBuffer::Kind::Constant)
+      continue;
+    if (buffer.constant.elementType() != buffer.type.elementType())
+      return absl::InternalError(strCat("constant %", buffer.name, " holds ",
+                                        buffer.constant.typeStr(), " but has type ",
+                                        buffer.type.str()));
+    executable->constants_[b] = toTensor(buffer.constant);
+  }
+  return executable;
+}
+
+absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorView> &inputs,
+                                                       RunStats *stats) const {
+  CallState call;
+  absl::StatusOr<DimBindings> dims = bindInputDims(plan_, inputs);
+  if (!dims.ok())
+    return dims.status();
+  call.dims = *std::move(dims);
+  absl::StatusOr<BufferLayout> layout = layoutBuffers(plan_, call.dims);
+  if (!layout.ok())
+    return layout.status();
+  call.layout = *std::move(layout);
+  absl::StatusOr<std::vector<int64_t>> symbols = symbolValues(plan_, call.dims);
+  if (!symbols.ok())
+    return symbols.status();
+  call.symbolValues = *std::move(symbols);
+
+  size_t numBuffers = plan_.buffers.size();
+  call.data.assign(numBuffers, nullptr);
+  call.owned.resize(numBuffers);
+  if (call.layout.arenaBytes > 0) {
+    call.arena = allocator_->allocate(call.layout.arenaBytes);
+    if (call.arena == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of memory allocating ",
+                                                 call.layout.arenaBytes,
+                                                 " bytes of temporaries for @", plan_.function));
+  }
+  for (size_t b = 0; b < numBuffers; ++b) {
+    const HostBuffer &buffer = plan_.buffers[b];
+    switch (buffer.kind) {
+    case HostBuffer::Kind::Input:
+      call.data[b] = inputs[static_cast<size_t>(buffer.paramIndex)].data;
+      break;
+    case HostBuffer::Kind::Output:
+      call.owned[b] = allocator_->allocate(call.layout.bytes[b]);
+      if (call.owned[b] == nullptr)
+        return absl::ResourceExhaustedError(strCat("out of memory allocating output %", buffer.name,
+                                                   " (", call.layout.bytes[b], " bytes)"));
+      call.data[b] = call.owned[b].get();
+      break;
+    case HostBuffer::Kind::Temporary:
+      call.data[b] = static_cast<char *>(call.arena.get()) +
+                     call.layout.slotOffsets[static_cast<size_t>(buffer.slot)];
+      break;
+    case HostBuffer::Kind::Constant:
+      // Kernels only read constants; the ABI passes every buffer as void*.
+      call.data[b] = const_cast<void *>(constants_[b]->data());
+      break;
+    case HostBuffer::Kind::Alias:
+      break;
+    }
+  }
+  // Aliases view their (possibly aliased) source; checkPlan() proved every
+  // chain ends at a real buffer.
+  for (size_t b = 0; b < numBuffers; ++b) {
+    size_t target = b;
+    while (plan_.buffers[target].kind == HostBuffer::Kind::Alias)
+      target = static_cast<size_t>(plan_.buffers[target].aliasOf);
+    call.data[b] = call.data[target];
+  }
+
+  if (stats != nullptr) {
+    stats->dims = call.dims;
+    stats->steps.clear();
+  }
+  absl::Status status;
+  arena_->execute([&] { status = runSteps(call, stats); });
+  if (!status.ok())
+    return status;
+
+  std::vector<Tensor> outputs;
+  outputs.reserve(plan_.outputs.size());
+  for (int index : plan_.outputs) {
+    size_t b = static_cast<size_t>(index);
+    const HostBuffer &buffer = plan_.buffers[b];
+    const std::vector<int64_t> &shape = call.layout.shapes[b];
+    if (buffer.kind == HostBuffer::Kind::Output) {
+      outputs.emplace_back(buffer.type.elementType(), shape, call.owned[b]);
+      continue;
+    }
+    // A result that is an input, a constant or a view of one: the caller
+    // gets its own copy.
+    std::shared_ptr<void> copy = allocator_->allocate(call.layout.bytes[b]);
+    if (copy == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of memory copying result %", buffer.name));
+    if (call.layout.bytes[b] > 0)
+      std::memcpy(copy.get(), call.data[b], static_cast<size_t>(call.layout.bytes[b]));
+    outputs.emplace_back(buffer.type.elementType(), shape, std::move(copy));
+  }
+  return outputs;
+}
+
+absl::Status CpuExecutable::runSteps(CallState &call, RunStats *stats) const {
+  using Clock = std::chrono::steady_clock;
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    const HostStep &step = plan_.steps[s];
+    if (step.kind == HostStep::Kind::Alias)
+      continue; // resolved before the loop: a view costs nothing
+    Clock::time_point start = Clock::now();
+    absl::Status status =
+        step.kind == HostStep::Kind::Launch ? launch(step, s, call) : runLibrary(step, call);
+    if (!status.ok())
+      return status;
+    if (stats != nullptr)
+      stats->steps.push_back(
+          {stepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {
+  absl::StatusOr<size_t> variant = chooseVariant(step, call.dims);
+  if (!variant.ok())
+    return variant.status();
+  absl::StatusOr<int64_t> grid = step.variants[*variant].grid.evaluate(call.dims);
+  if (!grid.ok())
+    return absl::InternalError(strCat("kernel ", step.kernel, ": grid ",
+                                      step.variants[*variant].grid.str(), ": ",
+                                      grid.status().message()));
+  if (*grid < 0)
+    return absl::InternalError(strCat("kernel ", step.kernel, ": grid ",
+                                      step.variants[*variant].grid.str(), " = ", *grid));
+  if (*grid == 0)
+    return absl::OkStatus();
+  CpuKernelFn fn = kernels_[stepIndex][*variant];
+  std::vector<void *> arguments;
+  arguments.reserve(step.buffers.size());
+  for (int b : step.buffers)
+    arguments.push_back(call.data[static_cast<size_t>(b)]);
+  const int64_t *dims = call.symbolValues.data();
+  if (*grid == 1) {
+    fn(arguments.data(), dims, 0, 1);
+    return absl::OkStatus();
+  }
+  // About four chunks per worker: enough to balance uneven blocks without
+  // paying task overhead per block.
+  int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
+  int64_t grain = std::max<int64_t>(1, *grid / (workers * 4));
+  tbb::parallel_for(
+      tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),
+      [&](const tbb::blocked_range<int64_t> &range) {
+        fn(arguments.data(), dims, range.begin(), range.end());
+      },
+      tbb::simple_partitioner());
+  return absl::OkStatus();
+}
+
+absl::Status CpuExecutable::runLibrary(const HostStep &step, CallState &call) const {
+  auto view = [&](int index) {
+    size_t b = static_cast<size_t>(index);
+    TensorView v;
+    v.type = plan_.buffers[b].type.elementType();
+    v.shape = call.layout.shapes[b];
+    v.data = call.data[b];
+    return v;
+  };
+  std::vector<TensorView> operands;
+  for (size_t i = 0; i + 1 < step.buffers.size(); ++i)
+    operands.push_back(view(step.buffers[i]));
+  return runCpuLibraryOp(step.libraryOp, operands, view(step.buffers.back()));
+}
+
+} // namespace xs

@@ -1,0 +1,58 @@
+#ifndef XSTITCH_RUNTIME_CPU_CPUEXECUTABLE_H
+#define XSTITCH_RUNTIME_CPU_CPUEXECUTABLE_H
+
+// A compiled program loaded on the CPU: its host plan, the kernels resolved
+// from the JIT-linked object, and its constants. run() binds dims, allocates
+// outputs and a per-call arena of temporaries from the device's caching
+// allocator, and runs the steps: a launch splits its grid of blocks over the
+// device's TBB arena, a library step calls LibraryOps, an alias step is a view.
+// All per-call state lives in run(), so several threads may run one
+// executable at once.
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "backends/common/KernelABI.h"
+#include "runtime/CachingAllocator.h"
+#include "runtime/Executable.h"
+#include "runtime/cpu/ObjectLoader.h"
+#include "tbb/task_arena.h"
+
+namespace xs {
+
+class CpuExecutable : public Executable {
+public:
+  /// Checks the plan's structure, loads the object and resolves every launch
+  /// variant's symbol. A load failure or a missing symbol is an Internal
+  /// error naming the kernel.
+  static absl::StatusOr<std::shared_ptr<CpuExecutable>>
+  create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
+         std::shared_ptr<tbb::task_arena> arena);
+
+  const HostPlan &plan() const override { return plan_; }
+  std::string deviceName() const override { return "cpu"; }
+  absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,
+                                          RunStats *stats = nullptr) const override;
+
+private:
+  CpuExecutable() = default;
+  struct CallState;
+  absl::Status runSteps(CallState &call, RunStats *stats) const;
+  absl::Status launch(const HostStep &step, size_t stepIndex, CallState &call) const;
+  absl::Status runLibrary(const HostStep &step, CallState &call) const;
+
+  HostPlan plan_;
+  std::unique_ptr<LoadedObject> object_;
+  /// Per step, per launch variant (empty for other steps).
+  std::vector<std::vector<CpuKernelFn>> kernels_;
+  /// Per buffer: the uploaded data of Constant buffers.
+  std::vector<std::optional<Tensor>> constants_;
+  std::shared_ptr<CachingAllocator> allocator_;
+  std::shared_ptr<tbb::task_arena> arena_;
+};
+
+} // namespace xs
+
+#endif // XSTITCH_RUNTIME_CPU_CPUEXECUTABLE_H

@@ -1,0 +1,181 @@
+#include "runtime/cpu/LibraryOps.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "absl/strings/str_join.h"
+#include "ir/Diagnostics.h"
+#include "runtime/FloatBits.h"
+#include "tbb/blocked_range.h"
+#include "tbb/parallel_for.h"
+
+namespace xs {
+namespace {
+
+// Tiles chosen so that a K-by-N tile of the right operand (up to 128 x 512
+// f32 = 256 KiB) stays in L2 while a few rows of the left one stream by.
+constexpr int64_t kRowTile = 8;
+constexpr int64_t kDepthTile = 128;
+constexpr int64_t kColumnTile = 512;
+
+struct DotShape {
+  int64_t batches = 1, m = 0, k = 0, n = 0;
+};
+
+/// C[b] = A[b] * B[b] for row-major A [batches, M, K], B [batches, K, N],
+/// accumulating in `Acc`. `load` widens an element to Acc; `store` narrows
+/// the accumulated value to the result element.
+template <typename Acc, typename In, typename Out, typename Load, typename Store>
+void blockedDot(const In *a, const In *b, Out *c, DotShape s, Load load, Store store) {
+  int64_t rows = s.batches * s.m;
+  if (rows == 0 || s.n == 0)
+    return;
+  // Row tiles never cross a batch, so each tile reads one B matrix.
+  int64_t tilesPerBatch = (s.m + kRowTile - 1) / kRowTile;
+  int64_t tiles = s.batches * tilesPerBatch;
+  tbb::parallel_for(tbb::blocked_range<int64_t>(0, tiles),
+                    [&](const tbb::blocked_range<int64_t> &range) {
+                      std::vector<Acc> accumulator(static_cast<size_t>(kRowTile * s.n));
+                      for (int64_t tile = range.begin(); tile != range.end(); ++tile) {
+                        int64_t batch = tile / tilesPerBatch;
+                        int64_t rowBegin = (tile % tilesPerBatch) * kRowTile;
+                        int64_t rowCount = std::min(kRowTile, s.m - rowBegin);
+                        const In *aTile = a + (batch * s.m + rowBegin) * s.k;
+                        const In *bMatrix = b + batch * s.k * s.n;
+                        std::fill(accumulator.begin(), accumulator.end(), Acc{});
+                        for (int64_t jb = 0; jb < s.n; jb += kColumnTile) {
+                          int64_t columns = std::min(kColumnTile, s.n - jb);
+                          for (int64_t pb = 0; pb < s.k; pb += kDepthTile) {
+                            int64_t depth = std::min(kDepthTile, s.k - pb);
+                            for (int64_t i = 0; i < rowCount; ++i) {
+                              Acc *__restrict cRow = accumulator.data() + i * s.n + jb;
+                              const In *aRow = aTile + i * s.k + pb;
+                              for (int64_t p = 0; p < depth; ++p) {
+                                Acc scale = load(aRow[p]);
+                                const In *__restrict bRow = bMatrix + (pb + p) * s.n + jb;
+                                for (int64_t j = 0; j < columns; ++j)
+                                  cRow[j] += scale * load(bRow[j]);
+                              }
+                            }
+                          }
+                        }
+                        Out *cTile = c + (batch * s.m + rowBegin) * s.n;
+                        for (int64_t i = 0; i < rowCount * s.n; ++i)
+                          cTile[i] = store(accumulator[static_cast<size_t>(i)]);
+                      }
+                    });
+}
+
+template <typename T>
+void floatDot(const TensorView &a, const TensorView &b, const TensorView &c, DotShape s) {
+  auto identity = [](T v) { return v; };
+  blockedDot<T>(static_cast<const T *>(a.data), static_cast<const T *>(b.data),
+                static_cast<T *>(c.data), s, identity, identity);
+}
+
+/// f16/bf16: widened to f32 once (exact), accumulated in f32, rounded once.
+void halfDot(const TensorView &a, const TensorView &b, const TensorView &c, DotShape s,
+             double (*decode)(uint16_t), uint16_t (*encode)(double)) {
+  auto widen = [decode](const TensorView &t) {
+    const uint16_t *in = static_cast<const uint16_t *>(t.data);
+    std::vector<float> out(static_cast<size_t>(t.numElements()));
+    tbb::parallel_for(tbb::blocked_range<size_t>(0, out.size()),
+                      [&](const tbb::blocked_range<size_t> &r) {
+                        for (size_t i = r.begin(); i != r.end(); ++i)
+                          out[i] = static_cast<float>(decode(in[i]));
+                      });
+    return out;
+  };
+  std::vector<float> wideA = widen(a), wideB = widen(b);
+  blockedDot<float>(
+      wideA.data(), wideB.data(), static_cast<uint16_t *>(c.data), s, [](float v) { return v; },
+      [encode](float v) { return encode(static_cast<double>(v)); });
+}
+
+/// Integers: products and sums modulo 2^64 (as the interpreter), wrapped to
+/// the width by the narrowing store.
+template <typename T>
+void integerDot(const TensorView &a, const TensorView &b, const TensorView &c, DotShape s) {
+  auto widen = [](T v) { return static_cast<uint64_t>(static_cast<int64_t>(v)); };
+  auto narrow = [](uint64_t v) { return static_cast<T>(v); };
+  blockedDot<uint64_t>(static_cast<const T *>(a.data), static_cast<const T *>(b.data),
+                       static_cast<T *>(c.data), s, widen, narrow);
+}
+
+void boolDot(const TensorView &a, const TensorView &b, const TensorView &c, DotShape s) {
+  auto widen = [](uint8_t v) { return static_cast<uint64_t>(v != 0); };
+  auto narrow = [](uint64_t v) { return static_cast<uint8_t>(v != 0); };
+  blockedDot<uint64_t>(static_cast<const uint8_t *>(a.data), static_cast<const uint8_t *>(b.data),
+                       static_cast<uint8_t *>(c.data), s, widen, narrow);
+}
+
+std::string viewStr(const TensorView &t) {
+  return strCat(elementTypeName(t.type), "[", absl::StrJoin(t.shape, ", "), "]");
+}
+
+} // namespace
+
+absl::Status cpuDot(const TensorView &lhs, const TensorView &rhs, const TensorView &result) {
+  size_t rank = lhs.shape.size();
+  bool valid = rank >= 2 && rhs.shape.size() == rank && result.shape.size() == rank &&
+               lhs.type == rhs.type && lhs.type == result.type;
+  for (size_t d = 0; valid && d + 2 < rank; ++d)
+    valid = lhs.shape[d] == rhs.shape[d] && result.shape[d] == lhs.shape[d];
+  valid = valid && lhs.shape[rank - 1] == rhs.shape[rank - 2] &&
+          result.shape[rank - 2] == lhs.shape[rank - 2] &&
+          result.shape[rank - 1] == rhs.shape[rank - 1];
+  if (!valid)
+    return absl::InternalError(strCat("dot: operands ", viewStr(lhs), " and ", viewStr(rhs),
+                                      " do not give the result ", viewStr(result)));
+  DotShape s;
+  s.m = lhs.shape[rank - 2];
+  s.k = lhs.shape[rank - 1];
+  s.n = rhs.shape[rank - 1];
+  for (size_t d = 0; d + 2 < rank; ++d)
+    s.batches *= lhs.shape[d];
+  switch (lhs.type) {
+  case ElementType::F32:
+    floatDot<float>(lhs, rhs, result, s);
+    break;
+  case ElementType::F64:
+    floatDot<double>(lhs, rhs, result, s);
+    break;
+  case ElementType::F16:
+    halfDot(lhs, rhs, result, s, decodeF16, encodeF16);
+    break;
+  case ElementType::BF16:
+    halfDot(lhs, rhs, result, s, decodeBF16, encodeBF16);
+    break;
+  case ElementType::I1:
+    boolDot(lhs, rhs, result, s);
+    break;
+  case ElementType::I8:
+    integerDot<int8_t>(lhs, rhs, result, s);
+    break;
+  case ElementType::U8:
+    integerDot<uint8_t>(lhs, rhs, result, s);
+    break;
+  case ElementType::I32:
+    integerDot<int32_t>(lhs, rhs, result, s);
+    break;
+  case ElementType::I64:
+    integerDot<int64_t>(lhs, rhs, result, s);
+    break;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status runCpuLibraryOp(OpKind op, const std::vector<TensorView> &operands,
+                             const TensorView &result) {
+  switch (op) {
+  case OpKind::Dot:
+    if (operands.size() != 2)
+      return absl::InternalError(strCat("dot takes 2 operands, got ", operands.size()));
+    return cpuDot(operands[0], operands[1], result);
+  default:
+    return absl::UnimplementedError(
+        strCat("the CPU runtime has no library implementation of ", mnemonic(op)));
+  }
+}
+
+} // namespace xs

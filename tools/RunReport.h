@@ -1,0 +1,47 @@
+#ifndef XSTITCH_TOOLS_RUNREPORT_H
+#define XSTITCH_TOOLS_RUNREPORT_H
+
+// xstitch-run's machine-readable report (--report=json): one JSON object
+// describing the device, compilation, kernels, timings and the check.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xs {
+
+struct KernelReport {
+  std::string name;
+  std::string kind; // "launch" or "library"
+  std::vector<std::string> ops;
+  std::optional<double> medianSeconds; // when benchmarking
+};
+
+struct ResultReport {
+  std::string name;
+  std::string type; // f32[7, 768]
+};
+
+struct RunReport {
+  std::string device;
+  std::string function;
+  std::vector<std::pair<std::string, int64_t>> dims;
+  double compileSeconds = 0;
+  bool cacheHit = false;
+  std::vector<KernelReport> kernels;
+  std::vector<ResultReport> results;
+  std::optional<double> medianSeconds; // --bench
+  std::optional<int> iters;
+  std::optional<double> bytesMoved; // inputs + outputs
+  std::optional<std::string> check; // "pass" / "fail"; null without --check
+};
+
+/// The report as one line of JSON.
+std::string formatRunReportJson(const RunReport &report);
+
+/// `s` as a JSON string literal, quotes included.
+std::string jsonQuote(const std::string &s);
+
+} // namespace xs
+
+#endif // XSTITCH_TOOLS_RUNREPORT_H

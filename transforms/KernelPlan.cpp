@@ -1,0 +1,118 @@
+// The text form of KernelPlans, used by golden tests and --explain-style
+// dumps. Deterministic: everything prints in plan order.
+
+#include "transforms/KernelPlan.h"
+
+#include <cassert>
+
+#include "absl/strings/str_join.h"
+#include "ir/Printer.h"
+
+namespace xs {
+
+std::string_view bufferLevelName(BufferLevel level) {
+  switch (level) {
+  case BufferLevel::Register:
+    return "register";
+  case BufferLevel::Block:
+    return "block";
+  case BufferLevel::Global:
+    return "global";
+  }
+  assert(false && "unknown buffer level");
+  return "?";
+}
+
+std::string_view mappingKindName(MappingKind kind) {
+  switch (kind) {
+  case MappingKind::Elementwise:
+    return "elementwise";
+  case MappingKind::RowReduce:
+    return "row-reduce";
+  case MappingKind::ColumnReduce:
+    return "column-reduce";
+  case MappingKind::BatchColumnReduce:
+    return "batch-column-reduce";
+  case MappingKind::Generic:
+    return "generic";
+  }
+  assert(false && "unknown mapping kind");
+  return "?";
+}
+
+namespace {
+
+std::string valueRef(const Value *v) { return strCat("%", v->name()); }
+
+std::string typedValue(const Value *v) { return strCat("%", v->name(), ": ", v->type().str()); }
+
+std::string mappingText(const ThreadMapping &m) {
+  std::string out(mappingKindName(m.kind));
+  if (m.kind == MappingKind::BatchColumnReduce)
+    out += strCat(" batch ", m.batch.str());
+  out += strCat(" rows ", m.rows.str(), " cols ", m.cols.str());
+  bool columnMajor =
+      m.kind == MappingKind::ColumnReduce || m.kind == MappingKind::BatchColumnReduce;
+  if (!columnMajor)
+    out += strCat(" rows/block ", m.rowsPerBlock);
+  if (m.colsPerBlock > 0)
+    out += strCat(" cols/block ", m.colsPerBlock);
+  out += strCat(" lanes ", m.lanes, " vector ", m.vectorWidth);
+  return out;
+}
+
+void printVariant(std::string &out, const KernelVariant &v, size_t index) {
+  std::vector<std::string> predicates;
+  for (const DimPredicate &p : v.predicates)
+    predicates.push_back(p.str());
+  out += strCat("  variant ", index, " when ",
+                predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
+                " grid ", v.grid.str(), ":\n");
+  for (size_t g = 0; g < v.groups.size(); ++g) {
+    const PlanGroup &group = v.groups[g];
+    out += strCat("    group ", g, " dominant ", valueRef(group.dominant->result()));
+    if (group.ops.size() > 1) {
+      std::vector<std::string> ops;
+      for (const Operation *op : group.ops)
+        ops.push_back(valueRef(op->result()));
+      out += strCat(" ops [", absl::StrJoin(ops, ", "), "]");
+    }
+    out += strCat(": ", mappingText(group.mapping), "\n");
+  }
+  for (size_t p = 0; p < v.phases.size(); ++p) {
+    std::vector<std::string> stages;
+    for (size_t s = 0; s < v.phases[p].stages.size(); ++s)
+      stages.push_back(strCat("stage ", s, ": groups [",
+                              absl::StrJoin(v.phases[p].stages[s].groups, ", "), "]"));
+    out += strCat("    phase ", p, ": ", absl::StrJoin(stages, "; "), "\n");
+  }
+  std::vector<std::string> buffers;
+  for (const PlanBuffer &b : v.buffers)
+    buffers.push_back(
+        strCat(valueRef(b.value), " ", bufferLevelName(b.level), " ", b.elements.str()));
+  out += strCat("    buffers: ",
+                buffers.empty() ? std::string("(none)") : absl::StrJoin(buffers, ", "), "\n");
+}
+
+} // namespace
+
+std::string printKernelPlan(const KernelPlan &plan) {
+  assert(plan.body && "a kernel plan has a body");
+  const Function &body = *plan.body;
+  std::vector<std::string> params, results;
+  for (const auto &p : body.params())
+    params.push_back(typedValue(p.get()));
+  for (const FunctionResult &r : body.results())
+    results.push_back(typedValue(r.value));
+  std::string out =
+      strCat("kernel @", plan.name, "(", absl::StrJoin(params, ", "), ") -> (",
+             absl::StrJoin(results, ", "), ") bytes ", plan.minimumBytes.str(), " {\n");
+  for (const auto &op : body.ops())
+    out += strCat("  ", printOp(*op), "\n");
+  for (size_t i = 0; i < plan.variants.size(); ++i)
+    printVariant(out, plan.variants[i], i);
+  out += "}\n";
+  return out;
+}
+
+} // namespace xs

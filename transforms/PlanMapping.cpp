@@ -1,0 +1,260 @@
+// Thread mappings and variants of one-op kernels (AStitch's adaptive thread
+// mapping, restricted to one group): which iteration space an op has, how
+// many rows or columns a block takes, and which variants a symbolic dim
+// calls for. Every parameter comes from the TargetDescription.
+
+#include <algorithm>
+#include <optional>
+
+#include "transforms/PlanInternal.h"
+
+namespace xs::plan {
+
+namespace {
+
+/// Product of dims [begin, end) of a shape.
+DimExpr productOf(const std::vector<DimExpr> &shape, size_t begin, size_t end) {
+  return dimProduct(std::vector<DimExpr>(shape.begin() + begin, shape.begin() + end));
+}
+
+/// Element-wise over a shape: rows = all but the last dim, cols = the last.
+MappingShape elementwiseOver(const std::vector<DimExpr> &shape) {
+  MappingShape m;
+  m.kind = MappingKind::Elementwise;
+  if (shape.empty())
+    return m;
+  m.rows = productOf(shape, 0, shape.size() - 1);
+  m.cols = shape.back();
+  m.rowWork = m.cols;
+  return m;
+}
+
+/// Generic: one row per output element (cols = 1), each looping over the
+/// `reduced` elements it depends on.
+MappingShape genericOver(const Operation &op, DimExpr reduced) {
+  MappingShape m;
+  m.kind = MappingKind::Generic;
+  m.rows = op.type().numElements();
+  m.rowWork = std::move(reduced);
+  return m;
+}
+
+int64_t ceilDivInt(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t roundUpInt(int64_t a, int64_t multiple) { return ceilDivInt(a, multiple) * multiple; }
+int64_t powerOfTwoAtLeast(int64_t v) {
+  int64_t p = 1;
+  while (p < v)
+    p *= 2;
+  return p;
+}
+
+/// The mapping parameters shared by every variant of a kernel.
+struct MappingContext {
+  const Operation *dominant;
+  MappingShape shape;
+  int64_t lanes;
+  int64_t vectorWidth;
+  int64_t minElements;  // work a block should have at least
+  int64_t wantedBlocks; // 2 x parallel units: enough to balance the load
+  int64_t blockBufferBytes;
+
+  /// Rows a block packs so that rows of `colsBound` elements give it about
+  /// minElements; never more rows than a constant row count needs.
+  int64_t packRows(int64_t colsBound) const {
+    int64_t rpb = powerOfTwoAtLeast(ceilDivInt(minElements, std::max<int64_t>(colsBound, 1)));
+    if (std::optional<int64_t> rows = shape.rows.constantValue())
+      rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));
+    return rpb;
+  }
+
+  KernelVariant variant(std::vector<DimPredicate> predicates, int64_t rowsPerBlock,
+                        int64_t colsPerBlock) const {
+    ThreadMapping mapping;
+    mapping.kind = shape.kind;
+    mapping.batch = shape.batch;
+    mapping.rows = shape.rows;
+    mapping.cols = shape.cols;
+    mapping.rowsPerBlock = rowsPerBlock;
+    mapping.colsPerBlock = colsPerBlock;
+    mapping.lanes = lanes;
+    mapping.vectorWidth = vectorWidth;
+
+    KernelVariant v;
+    v.predicates = std::move(predicates);
+    bool columnMajor =
+        shape.kind == MappingKind::ColumnReduce || shape.kind == MappingKind::BatchColumnReduce;
+    if (columnMajor) {
+      v.grid = shape.batch * DimExpr::ceilDiv(shape.cols, colsPerBlock);
+      // Each block keeps one accumulator per column it owns.
+      v.buffers.push_back(PlanBuffer{dominant->result(), BufferLevel::Block, colsPerBlock});
+    } else {
+      v.grid = DimExpr::ceilDiv(shape.rows, rowsPerBlock);
+      if (colsPerBlock > 0)
+        v.grid = v.grid * DimExpr::ceilDiv(shape.cols, colsPerBlock);
+    }
+    v.groups.push_back(PlanGroup{dominant, {dominant}, std::move(mapping)});
+    v.phases.push_back(PlanPhase{{PlanStage{{0}}}});
+    return v;
+  }
+};
+
+DimPredicate predicate(DimExpr lhs, DimPredicate::Op op, int64_t rhs) {
+  return DimPredicate{std::move(lhs), op, DimExpr(rhs)};
+}
+
+/// Elementwise, RowReduce and Generic: blocks own whole rows, packed so that
+/// a block has about minElements of work (a Generic row is one output and
+/// its reduction); element-wise kernels also split long rows when there are
+/// too few rows to keep every parallel unit busy.
+std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
+  const MappingShape &s = ctx.shape;
+  bool canSplit = s.kind == MappingKind::Elementwise;
+  int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
+  std::optional<int64_t> rows = s.rows.constantValue();
+  std::vector<KernelVariant> variants;
+
+  if (std::optional<int64_t> work = s.rowWork.constantValue()) {
+    int64_t rpb = ctx.packRows(*work);
+    if (canSplit && rpb == 1) {
+      // Element-wise rows are their columns: rowWork == cols.
+      // Blocks per row needed for wantedBlocks even when there is one row.
+      int64_t perRow = ceilDivInt(ctx.wantedBlocks, std::max<int64_t>(rows.value_or(1), 1));
+      int64_t split = std::max(chunk, roundUpInt(ceilDivInt(*work, perRow), ctx.vectorWidth));
+      if (split < *work) {
+        if (!rows) {
+          variants.push_back(
+              ctx.variant({predicate(s.rows, DimPredicate::Op::LT, ctx.wantedBlocks)}, 1, split));
+        } else if (*rows < ctx.wantedBlocks) {
+          variants.push_back(ctx.variant({}, 1, split));
+          return variants;
+        }
+      }
+    }
+    variants.push_back(ctx.variant({}, rpb, 0));
+    return variants;
+  }
+
+  // Symbolic row work: one variant per range of row lengths, each range 16 times
+  // longer than the previous, from one vector per lane up to a full block.
+  std::vector<std::pair<int64_t, int64_t>> packed; // (max cols, rows per block)
+  for (int64_t bound = ctx.lanes * ctx.vectorWidth; bound < ctx.minElements; bound *= 16) {
+    int64_t rpb = ctx.packRows(bound);
+    if (rpb == 1)
+      break;
+    // A longer range with the same packing subsumes a shorter one.
+    if (!packed.empty() && packed.back().second == rpb)
+      packed.back().first = bound;
+    else
+      packed.emplace_back(bound, rpb);
+  }
+  for (auto [bound, rpb] : packed)
+    variants.push_back(ctx.variant({predicate(s.rowWork, DimPredicate::Op::LE, bound)}, rpb, 0));
+  if (canSplit && (!rows || *rows < ctx.wantedBlocks)) {
+    std::vector<DimPredicate> when;
+    if (!rows)
+      when.push_back(predicate(s.rows, DimPredicate::Op::LT, ctx.wantedBlocks));
+    when.push_back(predicate(s.cols, DimPredicate::Op::GT, chunk));
+    variants.push_back(ctx.variant(std::move(when), 1, chunk));
+  }
+  variants.push_back(ctx.variant({}, 1, 0));
+  return variants;
+}
+
+/// ColumnReduce and BatchColumnReduce: a block owns a strip of columns and
+/// walks every reduced row; narrower strips when there are few columns, so
+/// that there are enough blocks, always whole vectors.
+std::vector<KernelVariant> columnVariants(const MappingContext &ctx) {
+  const MappingShape &s = ctx.shape;
+  int64_t strip = ctx.lanes * ctx.vectorWidth * 4;
+  if (std::optional<int64_t> cols = s.cols.constantValue()) {
+    int64_t batch = s.batch.constantValue().value_or(ctx.wantedBlocks);
+    int64_t perBatch = ceilDivInt(ctx.wantedBlocks, std::max<int64_t>(batch, 1));
+    int64_t wanted = roundUpInt(ceilDivInt(std::max<int64_t>(*cols, 1), perBatch), ctx.vectorWidth);
+    strip = std::min(strip, std::max(ctx.vectorWidth, wanted));
+  }
+  // Accumulators are at most 8 bytes; the strip's must fit the block buffer.
+  int64_t fits =
+      std::max(ctx.vectorWidth, ctx.blockBufferBytes / 8 / ctx.vectorWidth * ctx.vectorWidth);
+  strip = std::min(strip, fits);
+  return {ctx.variant({}, 1, strip)};
+}
+
+} // namespace
+
+MappingShape classifyMapping(const Operation &op) {
+  switch (op.kind()) {
+  case OpKind::ArgMax:
+  case OpKind::ArgMin: {
+    const std::vector<DimExpr> &in = op.operand(0)->type().shape();
+    auto dim = static_cast<size_t>(op.intAttrOr("dim", 0));
+    if (dim + 1 != in.size())
+      return genericOver(op, in[dim]);
+    MappingShape m;
+    m.kind = MappingKind::RowReduce;
+    m.rows = productOf(in, 0, dim);
+    m.cols = in[dim];
+    m.rowWork = m.cols;
+    return m;
+  }
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceProd: {
+    const std::vector<DimExpr> &in = op.operand(0)->type().shape();
+    std::vector<int64_t> dims = op.attr("dims")->getIntList();
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    if (dims.empty())
+      return elementwiseOver(op.type().shape());
+    auto first = static_cast<size_t>(dims.front());
+    auto last = static_cast<size_t>(dims.back());
+    if (last - first + 1 != dims.size()) {
+      std::vector<DimExpr> reduced;
+      for (int64_t d : dims)
+        reduced.push_back(in[static_cast<size_t>(d)]);
+      return genericOver(op, dimProduct(reduced));
+    }
+    MappingShape m;
+    if (last + 1 == in.size()) {
+      m.kind = MappingKind::RowReduce;
+      m.rows = productOf(in, 0, first);
+      m.cols = productOf(in, first, in.size());
+      m.rowWork = m.cols;
+    } else {
+      m.kind = first == 0 ? MappingKind::ColumnReduce : MappingKind::BatchColumnReduce;
+      m.batch = productOf(in, 0, first);
+      m.rows = productOf(in, first, last + 1);
+      m.cols = productOf(in, last + 1, in.size());
+    }
+    return m;
+  }
+  default:
+    return elementwiseOver(op.type().shape());
+  }
+}
+
+DimExpr tensorBytes(const TensorType &type) {
+  return type.numElements() * DimExpr(elementByteSize(type.elementType()));
+}
+
+std::vector<KernelVariant> planVariants(const Operation &dominant,
+                                        const TargetDescription &target) {
+  MappingContext ctx;
+  ctx.dominant = &dominant;
+  ctx.shape = classifyMapping(dominant);
+  // Reductions stream their operand; everything else streams its result.
+  bool reads = dominant.info().category == OpCategory::Reduce;
+  ElementType streamed =
+      reads ? dominant.operand(0)->type().elementType() : dominant.type().elementType();
+  ctx.lanes = std::max<int64_t>(target.lanesPerBlock, 1);
+  ctx.vectorWidth = std::max<int64_t>(target.vectorBytes / elementByteSize(streamed), 1);
+  ctx.minElements = std::max<int64_t>(target.minElementsPerBlock, 1);
+  ctx.wantedBlocks = 2 * std::max<int64_t>(target.parallelUnits, 1);
+  ctx.blockBufferBytes = target.blockBufferBytes;
+  if (ctx.shape.kind == MappingKind::ColumnReduce ||
+      ctx.shape.kind == MappingKind::BatchColumnReduce)
+    return columnVariants(ctx);
+  return rowMajorVariants(ctx);
+}
+
+} // namespace xs::plan
