@@ -40,7 +40,8 @@ const OpCase kCases[] = {
     {"erf", "func @f(%a: f32[R, 1024]) -> (y) {\n  %y = erf %a\n  return %y\n}\n"},
     {"cast f32->f16", "func @f(%a: f32[R, 1024]) -> (y) {\n"
                       "  %y = cast %a {to = f16}\n  return %y\n}\n"},
-    {"broadcast row", "func @f(%b: f32[1024]) -> (y) {\n"
+    // %rows only carries R (one byte per row, counted in the bytes moved).
+    {"broadcast row", "func @f(%b: f32[1024], %rows: i8[R]) -> (y) {\n"
                       "  %y = broadcast %b {dims = [1]} : f32[R, 1024]\n  return %y\n}\n"},
     {"broadcast col", "func @f(%b: f32[R]) -> (y) {\n"
                       "  %y = broadcast %b {dims = [0]} : f32[R, 1024]\n  return %y\n}\n"},

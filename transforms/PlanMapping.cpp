@@ -39,6 +39,14 @@ MappingShape genericOver(const Operation &op, DimExpr reduced) {
   return m;
 }
 
+/// A transpose whose last result dim is not the operand's last dim.
+bool movesLastDim(const Operation &op) {
+  if (op.kind() != OpKind::Transpose)
+    return false;
+  const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
+  return !perm.empty() && perm.back() != static_cast<int64_t>(perm.size()) - 1;
+}
+
 int64_t ceilDivInt(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t roundUpInt(int64_t a, int64_t multiple) { return ceilDivInt(a, multiple) * multiple; }
 int64_t powerOfTwoAtLeast(int64_t v) {
@@ -108,6 +116,12 @@ DimPredicate predicate(DimExpr lhs, DimPredicate::Op op, int64_t rhs) {
 /// too few rows to keep every parallel unit busy.
 std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   const MappingShape &s = ctx.shape;
+  if (s.kind == MappingKind::Elementwise && movesLastDim(*ctx.dominant)) {
+    // The operand is read with a stride along the output's rows: square tiles
+    // keep the lines a tile reads in cache while its rows write whole lines.
+    int64_t tile = 8 * ctx.vectorWidth;
+    return {ctx.variant({}, tile, tile)};
+  }
   bool canSplit = s.kind == MappingKind::Elementwise;
   int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
   std::optional<int64_t> rows = s.rows.constantValue();
