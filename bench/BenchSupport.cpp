@@ -19,7 +19,8 @@ double medianSeconds(const std::function<void()> &fn, int iters, int warmup) {
   for (int i = 0; i < iters; ++i) {
     auto start = std::chrono::steady_clock::now();
     fn();
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::sort(times.begin(), times.end());
   return times[times.size() / 2];

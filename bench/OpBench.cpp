@@ -65,7 +65,8 @@ const std::vector<FlagSpec> kFlags = {
 int run(int argc, char **argv) {
   absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
   if (!args.ok()) {
-    std::fprintf(stderr, "xstitch-bench-ops: error: %s\n", std::string(args.status().message()).c_str());
+    std::fprintf(stderr, "xstitch-bench-ops: error: %s\n",
+                 std::string(args.status().message()).c_str());
     return 2;
   }
   if (args->has("help")) {
@@ -76,9 +77,10 @@ int run(int argc, char **argv) {
   int64_t rows = 16384;
   if ((args->has("threads") && !absl::SimpleAtoi(args->get("threads"), &threads)) ||
       (args->has("iters") && !absl::SimpleAtoi(args->get("iters"), &iters)) ||
-      (args->has("rows") && !absl::SimpleAtoi(args->get("rows"), &rows)) || iters < 1 ||
-      rows < 1 || threads < 0) {
-    std::fprintf(stderr, "xstitch-bench-ops: error: --threads, --iters and --rows take positive integers\n");
+      (args->has("rows") && !absl::SimpleAtoi(args->get("rows"), &rows)) || iters < 1 || rows < 1 ||
+      threads < 0) {
+    std::fprintf(
+        stderr, "xstitch-bench-ops: error: --threads, --iters and --rows take positive integers\n");
     return 2;
   }
 

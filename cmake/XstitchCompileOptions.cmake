@@ -6,6 +6,15 @@ if(XSTITCH_WERROR)
 endif()
 
 set(XSTITCH_SANITIZER_FLAGS "")
+if(XSTITCH_SANITIZE AND XSTITCH_TSAN)
+  message(FATAL_ERROR "XSTITCH_SANITIZE (ASan + UBSan) and XSTITCH_TSAN (ThreadSanitizer) cannot "
+                      "be combined; configure a separate build directory for each")
+endif()
+if(XSTITCH_TSAN)
+  set(XSTITCH_SANITIZER_FLAGS -fsanitize=thread -fno-omit-frame-pointer)
+  add_compile_options(${XSTITCH_SANITIZER_FLAGS})
+  add_link_options(${XSTITCH_SANITIZER_FLAGS})
+endif()
 if(XSTITCH_SANITIZE)
   set(XSTITCH_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
                               -fno-omit-frame-pointer)

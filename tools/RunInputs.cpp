@@ -2,6 +2,7 @@
 
 #include <random>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -26,8 +27,15 @@ std::string paramNames(const Function &f) {
   return absl::StrJoin(names, ", ");
 }
 
+// Where a symbol got its value: the input and the dim, for error messages.
+struct DimOrigin {
+  std::string param;
+  int64_t dim;
+};
+
 // Binds the symbols of `param`'s shape from a concrete tensor shape.
-absl::Status bindFromShape(const Value &param, const HostTensor &t, DimBindings &dims) {
+absl::Status bindFromShape(const Value &param, const HostTensor &t, DimBindings &dims,
+                           absl::flat_hash_map<std::string, DimOrigin> &origins) {
   const TensorType &type = param.type();
   if (t.rank() != type.rank())
     return userError(strCat("input %", param.name(), " has rank ", t.rank(), " (", t.typeStr(),
@@ -37,10 +45,15 @@ absl::Status bindFromShape(const Value &param, const HostTensor &t, DimBindings 
     if (!d.isSymbol())
       continue;
     auto [it, inserted] = dims.emplace(d.symbolName(), t.shape()[i]);
-    if (!inserted && it->second != t.shape()[i])
-      return userError(strCat("input %", param.name(), " has ", d.symbolName(), " = ", t.shape()[i],
-                              " at dim ", i, ", but ", d.symbolName(), " = ", it->second,
-                              " elsewhere"));
+    if (inserted) {
+      origins[d.symbolName()] = {param.name(), i};
+    } else if (it->second != t.shape()[i]) {
+      const DimOrigin &origin = origins[d.symbolName()];
+      return userError(strCat("inputs %", origin.param, " and %", param.name(), " disagree on dim ",
+                              d.symbolName(), ": %", origin.param, " has ", d.symbolName(), " = ",
+                              it->second, " at dim ", origin.dim, ", %", param.name(), " has ",
+                              d.symbolName(), " = ", t.shape()[i], " at dim ", i));
+    }
   }
   return absl::OkStatus();
 }
@@ -79,6 +92,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
   std::vector<bool> loaded(n, false);
   std::vector<std::optional<RandomRange>> ranges(n);
   absl::flat_hash_set<std::string> seen;
+  absl::flat_hash_map<std::string, DimOrigin> origins;
 
   for (const std::string &spec : request.inputs) {
     auto assignment = splitAssignment(spec, "input");
@@ -112,7 +126,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
     if (t->elementType() != want)
       return userError(strCat(value, " holds ", elementTypeName(t->elementType()), " but %", name,
                               " is ", param->type().str()));
-    if (absl::Status s = bindFromShape(*param, *t, out.dims); !s.ok())
+    if (absl::Status s = bindFromShape(*param, *t, out.dims, origins); !s.ok())
       return s;
     out.tensors[index] = std::move(*t);
     out.sources[index] = value;

@@ -277,6 +277,11 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   // About four chunks per worker: enough to balance uneven blocks without
   // paying task overhead per block.
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
+  if (workers == 1) {
+    // One worker: run every block on the calling thread, without TBB.
+    fn(arguments.data(), dims, 0, *grid);
+    return absl::OkStatus();
+  }
   int64_t grain = std::max<int64_t>(1, *grid / (workers * 4));
   tbb::parallel_for(
       tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),

@@ -1,0 +1,26 @@
+// Column reductions: accumulators for the block's columns in a block buffer
+// (an aligned stack array in the entry block), initialized to the identity,
+// rows outer and columns inner (vectorizable), then stored.
+// RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 --no-fusion | FileCheck %s
+
+func @cols(%x: f32[N, 1024]) -> (s) {
+  %s = reduce_sum %x {dims = [0]}
+  return %s
+}
+
+// CHECK-LABEL: define void @k0_reduce_sum.v0(
+// CHECK: entry:
+// CHECK-NEXT: %block.buffer = alloca [{{[0-9]+}} x float], align 32
+// CHECK: init.body:
+// CHECK: store float 0.000000e+00, ptr
+// CHECK: !llvm.loop
+// CHECK: row.body:
+// CHECK: col.body:
+// CHECK: %[[ACC:[0-9]+]] = getelementptr inbounds float, ptr %block.buffer, i64 %col.i
+// CHECK: %[[OLD:[0-9]+]] = load float, ptr %[[ACC]]
+// CHECK: %[[NEW:[0-9]+]] = fadd reassoc float %[[OLD]],
+// CHECK: store float %[[NEW]], ptr %[[ACC]]
+// CHECK: !llvm.loop
+// CHECK: store.body:
+// CHECK: load float, ptr
+// CHECK: store float

@@ -1,0 +1,26 @@
+// Row reductions: the inner loop carries the accumulator from the identity,
+// float sums with `reassoc` so the vectorizer can reduce in vector lanes,
+// max with NaN propagation (llvm.maximum), and one store per row after it.
+// RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 --no-fusion | FileCheck %s
+
+func @rows(%x: f32[N, M]) -> (s, m) {
+  %s = reduce_sum %x {dims = [1]}
+  %m = reduce_max %x {dims = [1]}
+  return %s, %m
+}
+
+// CHECK-LABEL: define void @k0_reduce_sum.v0(
+// CHECK: row.body:
+// CHECK: col.body:
+// CHECK: %col.acc = phi float [ 0.000000e+00, %row.body ], [ %[[NEXT:[0-9]+]], %col.body ]
+// CHECK: %[[X:[0-9]+]] = load float, ptr
+// CHECK: %[[NEXT]] = fadd reassoc float %col.acc, %[[X]]
+// CHECK: br i1 %{{[0-9]+}}, label %col.body, label %col.exit, !llvm.loop
+// CHECK: col.exit:
+// CHECK: %col.out = phi float [ 0.000000e+00, %row.body ], [ %[[NEXT]], %col.body ]
+// CHECK: store float %col.out, ptr
+
+// CHECK-LABEL: define void @k1_reduce_max.v0(
+// CHECK: %col.acc = phi float [ 0xFFF0000000000000, %row.body ]
+// CHECK: call float @llvm.maximum.f32(float %col.acc,
+// CHECK: store float %col.out, ptr

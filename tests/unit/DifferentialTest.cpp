@@ -1,0 +1,329 @@
+// Every op of ir/Ops.def (composites decompose into these) compiled for the
+// CPU against the reference interpreter, at random inputs and at values of
+// the symbolic dims that include 1, primes and a large size that is not a
+// multiple of any vector width. One compilation serves every dim value
+// (kernels are shape-generic; the second call is a compile-cache hit).
+
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "ir/OpInfo.h"
+#include "ir/Parser.h"
+#include "tools/common/DifferentialCheck.h"
+#include "tools/common/RandomTensor.h"
+#include "gtest/gtest.h"
+
+namespace xs {
+namespace {
+
+struct OpCase {
+  std::string name;
+  std::string text; // one function over symbols N and M
+  std::map<std::string, RandomRange> ranges = {};
+  /// Index parameters: values in [-d, d) for the named dim.
+  std::map<std::string, std::string> indexBounds = {};
+  std::optional<Tolerance> tolerance = std::nullopt;
+  /// Put NaN, +inf and -inf among the float inputs.
+  bool specials = false;
+};
+
+std::string unaryF(const std::string &op, const std::string &type = "f32") {
+  return absl::StrCat("func @f(%x: ", type, "[N, M]) -> (y) {\n  %y = ", op,
+                      " %x\n  return %y\n}\n");
+}
+std::string binaryF(const std::string &op, const std::string &type = "f32",
+                    const std::string &attrs = "") {
+  return absl::StrCat("func @f(%a: ", type, "[N, M], %b: ", type, "[N, M]) -> (y) {\n  %y = ", op,
+                      " %a, %b", attrs, "\n  return %y\n}\n");
+}
+std::string oneOp(const std::string &params, const std::string &op) {
+  return absl::StrCat("func @f(", params, ") -> (y) {\n  %y = ", op, "\n  return %y\n}\n");
+}
+
+constexpr Tolerance kReduceTolerance{2e-4, 1e-4};
+
+std::vector<OpCase> allCases() {
+  std::vector<OpCase> c;
+  // Element-wise unary, float.
+  for (const char *op :
+       {"neg", "abs", "sign", "exp", "tanh", "sigmoid", "erf", "floor", "ceil", "round"})
+    c.push_back({op, unaryF(op), {}, {}, std::nullopt, std::string(op) != "exp"});
+  c.push_back({"log", unaryF("log"), {{"x", {0.01, 8}}}});
+  c.push_back({"log1p", unaryF("log1p"), {{"x", {-0.9, 8}}}});
+  c.push_back({"sqrt", unaryF("sqrt"), {{"x", {0, 8}}}});
+  c.push_back({"rsqrt", unaryF("rsqrt"), {{"x", {0.01, 8}}}});
+  c.push_back({"reciprocal", unaryF("reciprocal"), {{"x", {0.1, 8}}}});
+  c.push_back({"sin", unaryF("sin"), {{"x", {-10, 10}}}});
+  c.push_back({"cos", unaryF("cos"), {{"x", {-10, 10}}}});
+  c.push_back({"is_nan", oneOp("%x: f32[N, M]", "is_nan %x"), {}, {}, std::nullopt, true});
+  c.push_back({"is_inf", oneOp("%x: f32[N, M]", "is_inf %x"), {}, {}, std::nullopt, true});
+  c.push_back({"not_i1", unaryF("not", "i1")});
+  c.push_back({"not_i32", unaryF("not", "i32"), {{"x", {-100, 100}}}});
+  // Other element types.
+  c.push_back({"exp_f64", unaryF("exp", "f64")});
+  c.push_back({"tanh_f16", unaryF("tanh", "f16")});
+  c.push_back({"neg_i8", unaryF("neg", "i8"), {{"x", {-128, 128}}}});
+  c.push_back({"abs_i32", unaryF("abs", "i32"), {{"x", {-50, 50}}}});
+  c.push_back({"sign_i64", unaryF("sign", "i64"), {{"x", {-3, 3}}}});
+
+  // Element-wise binary.
+  for (const char *op : {"add", "sub", "mul", "max", "min"})
+    c.push_back({op, binaryF(op), {}, {}, std::nullopt, true});
+  c.push_back({"div", binaryF("div"), {{"b", {0.25, 4}}}});
+  c.push_back({"rem", binaryF("rem"), {{"a", {-8, 8}}, {"b", {0.5, 3}}}});
+  c.push_back({"pow", binaryF("pow"), {{"a", {0.1, 3}}, {"b", {-2, 2}}}});
+  c.push_back({"add_f16", binaryF("add", "f16")});
+  c.push_back({"mul_bf16", binaryF("mul", "bf16")});
+  c.push_back({"sub_f64", binaryF("sub", "f64")});
+  c.push_back({"add_u8", binaryF("add", "u8"), {{"a", {0, 256}}, {"b", {0, 256}}}});
+  c.push_back({"mul_i64", binaryF("mul", "i64"), {{"a", {-1000, 1000}}, {"b", {-1000, 1000}}}});
+  c.push_back({"div_i32", binaryF("div", "i32"), {{"a", {-50, 50}}, {"b", {1, 9}}}});
+  c.push_back({"rem_i32", binaryF("rem", "i32"), {{"a", {-50, 50}}, {"b", {1, 9}}}});
+  c.push_back({"pow_i32", binaryF("pow", "i32"), {{"a", {-4, 5}}, {"b", {0, 5}}}});
+  c.push_back({"max_i8", binaryF("max", "i8"), {{"a", {-128, 128}}, {"b", {-128, 128}}}});
+  for (const char *op : {"and", "or", "xor"}) {
+    c.push_back({absl::StrCat(op, "_i1"), binaryF(op, "i1")});
+    c.push_back(
+        {absl::StrCat(op, "_i32"), binaryF(op, "i32"), {{"a", {-99, 99}}, {"b", {-99, 99}}}});
+  }
+  for (const char *dir : {"eq", "ne", "lt", "le", "gt", "ge"}) {
+    c.push_back({absl::StrCat("compare_", dir),
+                 binaryF("compare", "f32", absl::StrCat(" {dir = ", dir, "}")),
+                 {},
+                 {},
+                 std::nullopt,
+                 true});
+    c.push_back({absl::StrCat("compare_i32_", dir),
+                 binaryF("compare", "i32", absl::StrCat(" {dir = ", dir, "}")),
+                 {{"a", {0, 3}}, {"b", {0, 3}}}});
+  }
+  c.push_back({"select", oneOp("%c: i1[N, M], %a: f32[N, M], %b: f32[N, M]", "select %c, %a, %b")});
+  // Casts.
+  for (const char *to : {"i32", "i8", "f16", "bf16", "f64", "i1"})
+    c.push_back({absl::StrCat("cast_f32_", to),
+                 oneOp("%x: f32[N, M]", absl::StrCat("cast %x {to = ", to, "}")),
+                 {{"x", {-300, 300}}}});
+  c.push_back({"cast_i32_f32", oneOp("%x: i32[N, M]", "cast %x {to = f32}"), {{"x", {-1e6, 1e6}}}});
+  c.push_back({"cast_i64_i8", oneOp("%x: i64[N, M]", "cast %x {to = i8}"), {{"x", {-1000, 1000}}}});
+  c.push_back({"cast_f16_f32", oneOp("%x: f16[N, M]", "cast %x {to = f32}")});
+
+  // Sources (used by an op so that they are not folded into a result).
+  c.push_back({"constant", "func @f(%x: f32[N, M]) -> (y) {\n  %c = constant {value = 0.75} : "
+                           "f32[N, M]\n  %y = mul %x, %c\n  return %y\n}\n"});
+  c.push_back({"constant_dense",
+               "func @f(%x: f32[N, 3]) -> (y) {\n  %c = constant {value = dense<[1.5, -2, 4]>} : "
+               "f32[3]\n  %b = broadcast %c {dims = [1]} : f32[N, 3]\n  %y = add %x, %b\n"
+               "  return %y\n}\n"});
+  c.push_back({"iota_f32", "func @f(%x: f32[N, M]) -> (y) {\n  %i = iota {dim = 1} : f32[N, M]\n"
+                           "  %y = add %x, %i\n  return %y\n}\n"});
+  c.push_back({"iota_i32", "func @f(%x: i32[N, M]) -> (y) {\n  %i = iota {dim = 0} : i32[N, M]\n"
+                           "  %y = add %x, %i\n  return %y\n}\n"});
+
+  // Shape and data movement.
+  // The added operand binds the dims the broadcast introduces.
+  auto broadcastCase = [](const std::string &name, const std::string &from,
+                          const std::string &dims) {
+    return OpCase{name, absl::StrCat("func @f(%x: f32[", from,
+                                     "], %z: f32[N, M]) -> (y) {\n"
+                                     "  %b = broadcast %x {dims = ",
+                                     dims, "} : f32[N, M]\n  %y = add %b, %z\n  return %y\n}\n")};
+  };
+  c.push_back(broadcastCase("broadcast_row", "M", "[1]"));
+  c.push_back(broadcastCase("broadcast_col", "N", "[0]"));
+  c.push_back(broadcastCase("broadcast_one", "N, 1", "[0, 1]"));
+  c.push_back(broadcastCase("broadcast_scalar", "", "[]"));
+  c.push_back(
+      {"broadcast_3d", oneOp("%x: f32[N, M]", "broadcast %x {dims = [0, 2]} : f32[N, 3, M]")});
+  c.push_back({"reshape_merge", "func @f(%x: f32[N, M]) -> (y) {\n  %r = reshape %x : f32[N*M]\n"
+                                "  %y = neg %r\n  return %y\n}\n"});
+  c.push_back({"reshape_split", "func @f(%x: f32[N, 6]) -> (y) {\n  %r = reshape %x : "
+                                "f32[N, 2, 3]\n  %y = neg %r\n  return %y\n}\n"});
+  c.push_back({"transpose_2d", oneOp("%x: f32[N, M]", "transpose %x {perm = [1, 0]}")});
+  c.push_back({"transpose_3d", oneOp("%x: f32[N, 5, M]", "transpose %x {perm = [2, 0, 1]}")});
+  c.push_back({"transpose_i64", oneOp("%x: i64[N, 3, M]", "transpose %x {perm = [0, 2, 1]}")});
+  c.push_back({"slice_step", oneOp("%x: f32[N, M]", "slice %x {limit = [N, M], start = [0, 0], "
+                                                    "step = [2, 3]}")});
+  c.push_back({"slice_static", oneOp("%x: f32[N, 10]", "slice %x {limit = [N, 9], start = [0, 2], "
+                                                       "step = [1, 3]}")});
+  c.push_back({"slice_symbolic_start",
+               oneOp("%x: f32[N, M]", "slice %x {limit = [N, M], start = [N - 1, 0]}")});
+  c.push_back({"concat_0", oneOp("%a: f32[N, M], %b: f32[3, M]", "concat %a, %b {dim = 0}")});
+  c.push_back({"concat_1_three", oneOp("%a: f32[N, M], %b: f32[N, 2], %c: f32[N, M]",
+                                       "concat %a, %b, %c {dim = 1}")});
+  c.push_back({"pad_constant", oneOp("%x: f32[N, M]", "pad %x {high = [2, 0], low = [1, 3], "
+                                                      "value = 1.5}")});
+  c.push_back({"pad_edge", oneOp("%x: f32[N, M]", "pad %x {high = [1, 2], low = [2, 1], "
+                                                  "mode = edge}")});
+  c.push_back({"pad_reflect", oneOp("%x: f32[N, 8]", "pad %x {high = [0, 3], low = [0, 2], "
+                                                     "mode = reflect}")});
+  c.push_back({"gather_0",
+               oneOp("%x: f32[N, M], %i: i32[5]", "gather %x, %i {dim = 0}"),
+               {},
+               {{"i", "N"}}});
+  c.push_back({"gather_1_2d",
+               oneOp("%x: f32[N, M], %i: i64[3, N]", "gather %x, %i {dim = 1}"),
+               {},
+               {{"i", "M"}}});
+  c.push_back({"take_along_axis",
+               oneOp("%x: f32[N, M], %i: i32[N, 4]", "take_along_axis %x, %i {dim = 1}"),
+               {},
+               {{"i", "M"}}});
+
+  // Reductions: rows, columns, everything, a middle dim.
+  for (const char *op : {"reduce_sum", "reduce_max", "reduce_min"}) {
+    bool nan = std::string(op) != "reduce_sum";
+    c.push_back({absl::StrCat(op, "_rows"),
+                 oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dims = [1]}")),
+                 {},
+                 {},
+                 kReduceTolerance,
+                 nan});
+    c.push_back({absl::StrCat(op, "_cols"),
+                 oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dims = [0]}")),
+                 {},
+                 {},
+                 kReduceTolerance});
+    c.push_back({absl::StrCat(op, "_all"),
+                 oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dims = [0, 1]}")),
+                 {},
+                 {},
+                 kReduceTolerance});
+    c.push_back({absl::StrCat(op, "_middle"),
+                 oneOp("%x: f32[N, 3, M]", absl::StrCat(op, " %x {dims = [1]}")),
+                 {},
+                 {},
+                 kReduceTolerance});
+  }
+  c.push_back({"reduce_prod_rows",
+               oneOp("%x: f32[N, M]", "reduce_prod %x {dims = [1]}"),
+               {{"x", {0.99, 1.01}}},
+               {},
+               kReduceTolerance});
+  c.push_back({"reduce_prod_cols",
+               oneOp("%x: f32[N, M]", "reduce_prod %x {dims = [0]}"),
+               {{"x", {0.99, 1.01}}},
+               {},
+               kReduceTolerance});
+  c.push_back({"reduce_sum_i32",
+               oneOp("%x: i32[N, M]", "reduce_sum %x {dims = [1]}"),
+               {{"x", {-100, 100}}}});
+  c.push_back({"reduce_max_i64",
+               oneOp("%x: i64[N, M]", "reduce_max %x {dims = [0]}"),
+               {{"x", {-100, 100}}}});
+  c.push_back({"reduce_sum_f16", oneOp("%x: f16[N, 7]", "reduce_sum %x {dims = [1]}")});
+  for (const char *op : {"argmax", "argmin"}) {
+    c.push_back(
+        {absl::StrCat(op, "_rows"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 1}"))});
+    c.push_back(
+        {absl::StrCat(op, "_cols"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 0}"))});
+    // Many ties: the first extreme wins.
+    c.push_back({absl::StrCat(op, "_ties_i32"),
+                 oneOp("%x: i32[N, M]", absl::StrCat(op, " %x {dim = 1}")),
+                 {{"x", {0, 3}}}});
+  }
+
+  // Library.
+  c.push_back(
+      {"dot", oneOp("%a: f32[N, 7], %b: f32[7, M]", "dot %a, %b"), {}, {}, Tolerance{1e-4, 1e-4}});
+  return c;
+}
+
+void PrintTo(const OpCase &c, std::ostream *os) { *os << c.name; }
+
+// Dims: 1 everywhere, small primes, and large sizes not a multiple of any
+// vector width.
+const std::vector<DimBindings> kDimSets = {
+    {{"N", 1}, {"M", 1}},    {{"N", 7}, {"M", 13}},   {{"N", 13}, {"M", 1}},
+    {{"N", 3}, {"M", 1003}}, {{"N", 1003}, {"M", 5}},
+};
+
+std::vector<HostTensor> makeInputs(const Function &f, const OpCase &c, const DimBindings &dims,
+                                   std::mt19937_64 &rng) {
+  std::vector<HostTensor> inputs;
+  for (const auto &p : f.params()) {
+    std::vector<int64_t> shape;
+    for (const DimExpr &d : p->type().shape())
+      shape.push_back(d.evaluate(dims).value());
+    ElementType t = p->type().elementType();
+    RandomRange range = defaultRandomRange(t);
+    if (auto it = c.ranges.find(p->name()); it != c.ranges.end())
+      range = it->second;
+    if (auto it = c.indexBounds.find(p->name()); it != c.indexBounds.end()) {
+      double bound = static_cast<double>(dims.at(it->second));
+      range = {-bound, bound};
+    }
+    HostTensor tensor = randomTensor(t, shape, range, rng);
+    if (c.specials && isFloat(t)) {
+      const double kSpecials[] = {std::nan(""), INFINITY, -INFINITY};
+      for (int64_t i = 0; i < tensor.numElements(); ++i)
+        if (i % 7 == 3)
+          tensor.setDouble(i, kSpecials[(i / 7) % 3]);
+    }
+    inputs.push_back(std::move(tensor));
+  }
+  return inputs;
+}
+
+// The default tolerance of the least precise type among the parameters and
+// the result (the interpreter rounds only at casts, the compiled code at
+// every store).
+Tolerance loosestTolerance(const Function &f) {
+  std::vector<ElementType> types;
+  for (const auto &p : f.params())
+    types.push_back(p->type().elementType());
+  types.push_back(f.ops().back()->type().elementType());
+  Tolerance loosest{0, 0};
+  for (ElementType t : types) {
+    Tolerance tol = defaultTolerance(t);
+    loosest = {std::max(loosest.atol, tol.atol), std::max(loosest.rtol, tol.rtol)};
+  }
+  return loosest;
+}
+
+class DifferentialTest : public ::testing::TestWithParam<OpCase> {};
+
+TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
+  const OpCase &c = GetParam();
+  absl::StatusOr<std::unique_ptr<Module>> module = parseSingleFunction(c.text, {"shape-inference"});
+  ASSERT_TRUE(module.ok()) << module.status().message() << "\n" << c.text;
+  const Function &f = *(*module)->functions().front();
+  std::mt19937_64 rng(std::hash<std::string>()(c.name));
+  for (const DimBindings &dims : kDimSets) {
+    std::vector<HostTensor> inputs = makeInputs(f, c, dims, rng);
+    Tolerance tol = c.tolerance.value_or(loosestTolerance(f));
+    absl::StatusOr<DifferentialResult> result =
+        runDifferential(c.text, inputs, CompileOptions(), tol);
+    ASSERT_TRUE(result.ok()) << "N=" << dims.at("N") << " M=" << dims.at("M") << ": "
+                             << result.status().message() << "\n"
+                             << c.text;
+    EXPECT_TRUE(result->passed) << "N=" << dims.at("N") << " M=" << dims.at("M") << ":\n"
+                                << result->message << c.text;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ops, DifferentialTest, ::testing::ValuesIn(allCases()),
+                         [](const ::testing::TestParamInfo<OpCase> &info) {
+                           return info.param.name;
+                         });
+
+// The table above covers every op but the composites, which the pipeline
+// decomposes before compiling.
+TEST(DifferentialCoverageTest, EveryNonCompositeOpIsTested) {
+  std::set<std::string> tested;
+  for (const OpCase &c : allCases()) {
+    absl::StatusOr<std::unique_ptr<Module>> module = parseModule(c.text, "case.xs");
+    ASSERT_TRUE(module.ok()) << c.name << ": " << module.status().message();
+    for (const auto &op : (*module)->functions().front()->ops())
+      tested.insert(std::string(op->mnemonic()));
+  }
+  for (const OpInfo &info : allOpInfos())
+    if (info.category != OpCategory::Composite)
+      EXPECT_TRUE(tested.count(std::string(info.mnemonic)))
+          << "no differential case for " << info.mnemonic;
+}
+
+} // namespace
+} // namespace xs
