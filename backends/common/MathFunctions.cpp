@@ -44,13 +44,14 @@ constexpr double kLogF32[] = {6.666668504e-1, 3.998878057e-1, 2.957994939e-1};
 constexpr double kSinF32[] = {-1.666666666e-1, 8.333331875e-3, -1.984008674e-4, 2.72499258e-6};
 // kCosF32: Chebyshev fit, max abs error 2.005e-09.
 constexpr double kCosF32[] = {4.166666466e-2, -1.388830304e-3, 2.454794209e-5};
-// kErfSmallMinusOneF32: Chebyshev fit, max abs error 1.240e-09.
-constexpr double kErfSmallMinusOneF32[] = {1.28379166e-1,   -3.761262667e-1, 1.128359472e-1,
-                                           -2.685421201e-2, 5.189087423e-3,  -8.016864287e-4,
-                                           7.875875063e-5};
-// kTanhSmallF32: Chebyshev fit, max abs error 1.286e-10.
-constexpr double kTanhSmallF32[] = {-3.333333332e-1, 1.33333296e-1,   -5.396649878e-2,
-                                    2.183908027e-2,  -8.621821062e-3, 2.67974257e-3};
+// kErfNumF32 / kErfDenF32: erf(x) ~ x * P(x^2) / Q(x^2) on [0, 3.92], a
+// relative-error rational fit (linearized least squares with Lawson
+// reweighting, scratch script), max rel error 5.2e-08 before rounding to f32.
+constexpr double kErfNumF32[] = {1.128379107e+00, 1.998748332e-01, 5.056664720e-02,
+                                 3.699435620e-03, 1.417940221e-04, -1.957555014e-06,
+                                 1.992437682e-08};
+constexpr double kErfDenF32[] = {1.0, 5.104660988e-01, 1.149777621e-01, 1.434887759e-02,
+                                 9.554968565e-04};
 // kExpF64: Chebyshev fit, max abs error 1.395e-18.
 constexpr double kExpF64[] = {5.0e-1,
                               1.66666666666666709863e-1,
@@ -91,14 +92,6 @@ constexpr double kTanhSmallF64[] = {
     2.18694885357345187519e-2,  -8.86323551359309948764e-3, 3.59212766271983836723e-3,
     -1.45582893833516333297e-3, 5.89974938375430552031e-4,  -2.38789305258402223126e-4,
     9.54452450327083866318e-5,  -3.51480943153145298051e-5, 8.85922381601049425199e-6};
-// kErfcScaledF32_0 x in [1, 2.5], t = x - 1.75; Chebyshev fit, max abs error 1.567e-09.
-constexpr double kErfcScaledF32_0[] = {
-    2.84972236e-1,   -1.309763459e-1, 5.576351939e-2,  -2.22599633e-2, 8.405886e-3,
-    -3.021426866e-3, 1.031487797e-3,  -3.413049252e-4, 1.248153325e-4, -3.818190821e-5};
-// kErfcScaledF32_1 x in [2.5, 4], t = x - 3.25; Chebyshev fit, max abs error 2.173e-11.
-constexpr double kErfcScaledF32_1[] = {
-    1.663353484e-1,  -4.719940233e-2, 1.293728925e-2,  -3.435470943e-3, 8.860276838e-4,
-    -2.223876409e-4, 5.430610026e-5,  -1.297954648e-5, 3.267888895e-6,  -7.455164621e-7};
 // kErfcScaledF64_0 x in [1, 2], t = x - 1.5; Chebyshev fit, max abs error 4.612e-19.
 constexpr double kErfcScaledF64_0[] = {
     3.21585416454317502354e-1,  -1.63622917732560053123e-1, 7.61510398554773985916e-2,
@@ -326,13 +319,36 @@ llvm::Value *MathEmitter::log1p(llvm::Value *x) {
   return select(b.CreateFCmpOEQ(x, c(0.0)), x, result);
 }
 
-// |x| < 0.5: odd polynomial (no cancellation near 0); otherwise
+// f32: tanh|x| = E / (E + 2) with E = e^{2|x|} - 1, one formula for every
+// |x| (no per-lane path selection): E keeps its relative accuracy near 0
+// because the reduced e^r - 1 = r + r^2 P(r) is evaluated without adding 1,
+// and for large |x| the E error is damped by 2 / (E + 2). E = 2^k (e^r - 1) +
+// (2^k - 1) with 2^k - 1 exact. 2|x| is clamped at 40 (tanh rounds to 1 from
+// 9.01), so 2^k stays normal; k comes from the 1.5 * 2^23 shifter, so a NaN
+// never reaches an fptosi (which would be poison) and simply propagates.
+// f64: |x| < 0.5: odd polynomial (no cancellation near 0); otherwise
 // 1 - 2 / (e^{2|x|} + 1), which saturates to 1 when e^{2|x|} overflows.
 llvm::Value *MathEmitter::tanh(llvm::Value *x) {
+  if (isF32) {
+    llvm::Value *ax = fabs(x);
+    llvm::Value *y = b.CreateFAdd(ax, ax);
+    // NaN compares false and passes through.
+    y = select(b.CreateFCmpOGT(y, c(40.0)), c(40.0), y);
+    llvm::Value *shifted = fma(y, c(1.4426950408889634), c(0x1.8p23));
+    llvm::Value *kf = b.CreateFSub(shifted, c(0x1.8p23));
+    // k <= 58, so ln2's low part would move r by less than 0.03 ulp of E.
+    llvm::Value *r = fma(b.CreateFNeg(kf), c(0.693147182), y);
+    llvm::Value *expm1R = fma(b.CreateFMul(r, r), poly(r, kExpF32), r);
+    // The shifter's low mantissa bits hold k; shifting them into the
+    // exponent field drops the shifter's own bits.
+    llvm::Value *twoK = fromBits(
+        b.CreateAdd(b.CreateShl(toBits(shifted), ci(mantissaBits())), ci(exponentBias() << 23)));
+    llvm::Value *e = fma(twoK, expm1R, b.CreateFSub(twoK, c(1.0)));
+    return copysign(b.CreateFDiv(e, b.CreateFAdd(e, c(2.0))), x);
+  }
   llvm::Value *ax = fabs(x);
   llvm::Value *x2 = b.CreateFMul(x, x);
-  llvm::Value *small =
-      fma(b.CreateFMul(ax, x2), poly(x2, byType(kTanhSmallF32, kTanhSmallF64)), ax);
+  llvm::Value *small = fma(b.CreateFMul(ax, x2), poly(x2, kTanhSmallF64), ax);
   llvm::Value *e = exp(b.CreateFMul(c(2.0), ax));
   llvm::Value *large = b.CreateFSub(c(1.0), b.CreateFDiv(c(2.0), b.CreateFAdd(e, c(1.0))));
   // copysign also keeps the sign of -0.
@@ -347,39 +363,43 @@ llvm::Value *MathEmitter::sigmoid(llvm::Value *x) {
   return b.CreateFDiv(numerator, b.CreateFAdd(c(1.0), e));
 }
 
-// |x| < 1: x * P(x^2). Otherwise erf = 1 - e^{-x^2} * G(|x|) with
+// f64: |x| < 1: x * P(x^2). Otherwise erf = 1 - e^{-x^2} * G(|x|) with
 // G = erfc * e^{x^2} by a per-interval polynomial (coefficients picked per
 // lane with selects); x^2 is split into hi + lo so e^{-x^2} keeps its
-// relative accuracy. erf(|x|) rounds to 1 beyond 4 (f32) / 6 (f64).
+// relative accuracy. erf(|x|) rounds to 1 beyond 6.
+// f32: one odd rational x * P(x^2) / Q(x^2) on |x| clamped to 3.92 (erfc(3.92)
+// is under half an ulp of 1), so no per-lane path selection; |x| >= 3.92 gives
+// exactly +-1. The clamp lets NaN through, so it propagates.
 llvm::Value *MathEmitter::erf(llvm::Value *x) {
+  if (isF32) {
+    constexpr double kSaturation = 3.92;
+    llvm::Value *xc = select(b.CreateFCmpOGT(x, c(kSaturation)), c(kSaturation), x);
+    xc = select(b.CreateFCmpOLT(xc, c(-kSaturation)), c(-kSaturation), xc);
+    llvm::Value *z = b.CreateFMul(xc, xc);
+    llvm::Value *ratio = b.CreateFDiv(b.CreateFMul(xc, poly(z, kErfNumF32)), poly(z, kErfDenF32));
+    return select(b.CreateFCmpOGE(fabs(x), c(kSaturation)), copysign(c(1.0), x), ratio);
+  }
   llvm::Value *ax = fabs(x);
   llvm::Value *x2 = b.CreateFMul(x, x);
   // x + x * (P(x^2) - 1): the polynomial's rounding errors shrink by ~8x.
-  llvm::Value *small = fma(x, poly(x2, byType(kErfSmallMinusOneF32, kErfSmallMinusOneF64)), x);
+  llvm::Value *small = fma(x, poly(x2, kErfSmallMinusOneF64), x);
 
   struct Piece {
     double start, center;
     llvm::ArrayRef<double> coefs;
   };
-  llvm::SmallVector<Piece, 4> pieces;
-  double limit;
-  if (isF32) {
-    pieces = {{1.0, 1.75, kErfcScaledF32_0}, {2.5, 3.25, kErfcScaledF32_1}};
-    limit = 4.0;
-  } else {
-    pieces = {{1.0, 1.5, kErfcScaledF64_0},
-              {2.0, 2.5, kErfcScaledF64_1},
-              {3.0, 3.625, kErfcScaledF64_2},
-              {4.25, 5.125, kErfcScaledF64_3}};
-    limit = 6.0;
-  }
+  const Piece pieces[] = {{1.0, 1.5, kErfcScaledF64_0},
+                          {2.0, 2.5, kErfcScaledF64_1},
+                          {3.0, 3.625, kErfcScaledF64_2},
+                          {4.25, 5.125, kErfcScaledF64_3}};
+  constexpr double limit = 6.0;
   llvm::Value *axc = clamp(ax, 1.0, limit);
   llvm::SmallVector<llvm::Value *, 4> inPiece;
   for (const Piece &piece : pieces)
     inPiece.push_back(b.CreateFCmpOGE(axc, c(piece.start)));
   auto perPiece = [&](auto valueOf) {
     llvm::Value *v = c(valueOf(pieces[0]));
-    for (size_t i = 1; i < pieces.size(); ++i)
+    for (size_t i = 1; i < std::size(pieces); ++i)
       v = select(inPiece[i], c(valueOf(pieces[i])), v);
     return v;
   };
