@@ -245,9 +245,15 @@ absl::Status ConstraintStore::addEqual(const DimExpr &lhs, const DimExpr &rhs) {
   // Work on a copy so that a contradiction found while propagating leaves the
   // store as it was.
   ConstraintStore next = *this;
-  for (const std::string &s : lhs.symbols())
-    next.noteSymbol(s);
+  // Symbols new to the store are noted in name order, not in the order the
+  // fact writes them, so `A == -B` and `B == -A` solve for the same symbol
+  // and printing the facts then parsing them back is a fixpoint.
+  std::vector<std::string> both = lhs.symbols();
   for (const std::string &s : rhs.symbols())
+    both.push_back(s);
+  std::sort(both.begin(), both.end());
+  both.erase(std::unique(both.begin(), both.end()), both.end());
+  for (const std::string &s : both)
     next.noteSymbol(s);
   std::vector<std::pair<DimExpr, DimExpr>> pending = {{lhs, rhs}};
   while (!pending.empty()) {

@@ -340,6 +340,55 @@ llvm::Value *emitReduceStep(llvm::IRBuilder<> &b, OpKind kind, ElementType type,
   }
 }
 
+bool isFlaggedExtremum(OpKind kind, ElementType type) {
+  return isFloat(type) && (kind == OpKind::ReduceMax || kind == OpKind::ReduceMin);
+}
+
+std::vector<llvm::Value *> flaggedExtremumInitial(llvm::IRBuilder<> &b, OpKind kind,
+                                                  ElementType type) {
+  return {reduceIdentity(b.getContext(), kind, type), b.getFalse(), b.getFalse()};
+}
+
+namespace {
+
+/// The zero reduce_max (+0) or reduce_min (-0) keeps when both signs occur.
+llvm::Constant *preferredZero(OpKind kind, llvm::Type *type) {
+  return llvm::ConstantFP::getZero(type, /*Negative=*/kind != OpKind::ReduceMax);
+}
+
+} // namespace
+
+std::vector<llvm::Value *> emitFlaggedExtremumStep(llvm::IRBuilder<> &b, OpKind kind,
+                                                   llvm::ArrayRef<llvm::Value *> state,
+                                                   llvm::Value *x) {
+  llvm::Value *extremum = b.CreateBinaryIntrinsic(
+      kind == OpKind::ReduceMax ? llvm::Intrinsic::maxnum : llvm::Intrinsic::minnum, state[0], x);
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(extremum)) {
+    instruction->setHasNoNaNs(true);
+    instruction->setHasNoSignedZeros(true);
+  }
+  // Compare bits, not values: only the preferred zero's bit pattern counts.
+  llvm::Type *bitsType = b.getIntNTy(x->getType()->getScalarSizeInBits());
+  llvm::Value *zeroBits =
+      llvm::ConstantExpr::getBitCast(preferredZero(kind, x->getType()), bitsType);
+  llvm::Value *isPreferredZero = b.CreateICmpEQ(b.CreateBitCast(x, bitsType), zeroBits);
+  return {extremum, b.CreateOr(state[1], isNan(b, x)), b.CreateOr(state[2], isPreferredZero)};
+}
+
+llvm::Value *emitFlaggedExtremumResult(llvm::IRBuilder<> &b, OpKind kind,
+                                       llvm::ArrayRef<llvm::Value *> state) {
+  llvm::Value *extremum = state[0];
+  llvm::Type *type = extremum->getType();
+  // A zero extremum has an arbitrary sign under nsz: the preferred zero if
+  // one occurred, else every zero had the other sign.
+  llvm::Value *zero = b.CreateSelect(state[2], preferredZero(kind, type),
+                                     llvm::ConstantFP::getZero(type, kind == OpKind::ReduceMax));
+  llvm::Value *value =
+      b.CreateSelect(b.CreateFCmpOEQ(extremum, sameTypeConstant(extremum, 0.0)), zero, extremum);
+  // After a NaN the extremum is poison, and this select never picks it.
+  return b.CreateSelect(state[1], llvm::ConstantFP::getNaN(type), value);
+}
+
 llvm::Value *emitArgBeats(llvm::IRBuilder<> &b, ElementType type, bool wantMax, llvm::Value *value,
                           llvm::Value *best) {
   if (isFloat(type)) {

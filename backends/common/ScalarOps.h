@@ -8,6 +8,7 @@
 // emitted code gives a defined value instead of undefined behaviour.
 
 #include <string_view>
+#include <vector>
 
 #include "ir/ElementType.h"
 #include "ir/OpInfo.h"
@@ -32,6 +33,22 @@ llvm::Constant *reduceIdentity(llvm::LLVMContext &context, OpKind kind, ElementT
 /// propagate NaN.
 llvm::Value *emitReduceStep(llvm::IRBuilder<> &b, OpKind kind, ElementType type,
                             llvm::Value *accumulator, llvm::Value *x);
+/// Float reduce_max/min in a form the loop vectorizer reduces in vector
+/// lanes when the state is carried in registers (its reduction recognizer
+/// takes llvm.maxnum/minnum with nnan and nsz, not llvm.maximum/minimum).
+/// The state is {extremum, sawNan, sawPreferredZero}: the maxnum/minnum runs
+/// with nnan and nsz, so it is poison after a NaN and its zero may have
+/// either sign; two OR-reduced flags record any NaN and any zero of the sign
+/// max (+0) or min (-0) prefers, and the result restores NaN propagation and
+/// the signed-zero order of ir/InterpretReduce.cpp.
+bool isFlaggedExtremum(OpKind kind, ElementType type);
+std::vector<llvm::Value *> flaggedExtremumInitial(llvm::IRBuilder<> &b, OpKind kind,
+                                                  ElementType type);
+std::vector<llvm::Value *> emitFlaggedExtremumStep(llvm::IRBuilder<> &b, OpKind kind,
+                                                   llvm::ArrayRef<llvm::Value *> state,
+                                                   llvm::Value *x);
+llvm::Value *emitFlaggedExtremumResult(llvm::IRBuilder<> &b, OpKind kind,
+                                       llvm::ArrayRef<llvm::Value *> state);
 /// True when `value` should replace `best` in argmax (`wantMax`) or argmin:
 /// strictly beyond it, NaN beyond everything, so the first extreme wins
 /// (ir/InterpretReduce.cpp).

@@ -1,6 +1,8 @@
 // Column reductions: accumulators for the block's columns in a block buffer
 // (an aligned stack array in the entry block), initialized to the identity,
-// rows outer and columns inner (vectorizable), then stored.
+// rows outer and columns inner (vectorizable) with four rows added per load
+// and store of an accumulator, then the remaining rows one at a time, then
+// stored.
 // RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 --no-fusion | FileCheck %s
 
 func @cols(%x: f32[N, 1024]) -> (s) {
@@ -18,8 +20,17 @@ func @cols(%x: f32[N, 1024]) -> (s) {
 // CHECK: col.body:
 // CHECK: %[[ACC:[0-9]+]] = getelementptr inbounds float, ptr %block.buffer, i64 %col.i
 // CHECK: %[[OLD:[0-9]+]] = load float, ptr %[[ACC]]
-// CHECK: %[[NEW:[0-9]+]] = fadd reassoc float %[[OLD]],
-// CHECK: store float %[[NEW]], ptr %[[ACC]]
+// CHECK: %[[S1:[0-9]+]] = fadd reassoc float %[[OLD]],
+// CHECK: %[[S2:[0-9]+]] = fadd reassoc float %[[S1]],
+// CHECK: %[[S3:[0-9]+]] = fadd reassoc float %[[S2]],
+// CHECK: %[[S4:[0-9]+]] = fadd reassoc float %[[S3]],
+// CHECK-NEXT: store float %[[S4]], ptr %[[ACC]]
+// CHECK: !llvm.loop
+// CHECK: col.body{{[0-9]+}}:
+// CHECK: %[[ACC1:[0-9]+]] = getelementptr inbounds float, ptr %block.buffer, i64 %col.i{{[0-9]+}}
+// CHECK: %[[OLD1:[0-9]+]] = load float, ptr %[[ACC1]]
+// CHECK: %[[NEW1:[0-9]+]] = fadd reassoc float %[[OLD1]],
+// CHECK-NEXT: store float %[[NEW1]], ptr %[[ACC1]]
 // CHECK: !llvm.loop
 // CHECK: store.body:
 // CHECK: load float, ptr

@@ -1,6 +1,8 @@
 // Row reductions: the inner loop carries the accumulator from the identity,
 // float sums with `reassoc` so the vectorizer can reduce in vector lanes,
-// max with NaN propagation (llvm.maximum), and one store per row after it.
+// max as nnan nsz llvm.maxnum (vectorizable) with OR-reduced flags for NaN
+// and +0 that restore NaN propagation and the signed-zero order after the
+// loop, and one store per row after it.
 // RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 --no-fusion | FileCheck %s
 
 func @rows(%x: f32[N, M]) -> (s, m) {
@@ -22,5 +24,15 @@ func @rows(%x: f32[N, M]) -> (s, m) {
 
 // CHECK-LABEL: define void @k1_reduce_max.v0(
 // CHECK: %col.acc = phi float [ 0xFFF0000000000000, %row.body ]
-// CHECK: call float @llvm.maximum.f32(float %col.acc,
-// CHECK: store float %col.out, ptr
+// CHECK: %col.acc1 = phi i1 [ false, %row.body ]
+// CHECK: %col.acc2 = phi i1 [ false, %row.body ]
+// CHECK: %[[X:[0-9]+]] = load float, ptr
+// CHECK: call nnan nsz float @llvm.maxnum.f32(float %col.acc, float %[[X]])
+// CHECK-DAG: fcmp uno float %[[X]], %[[X]]
+// CHECK-DAG: bitcast float %[[X]] to i32
+// CHECK: col.exit:
+// CHECK: %[[ZERO:[0-9]+]] = select i1 %col.out{{[0-9]+}}, float 0.000000e+00, float -0.000000e+00
+// CHECK: %[[ISZERO:[0-9]+]] = fcmp oeq float %col.out, 0.000000e+00
+// CHECK: %[[VALUE:[0-9]+]] = select i1 %[[ISZERO]], float %[[ZERO]], float %col.out
+// CHECK: %[[RESULT:[0-9]+]] = select i1 %col.out{{[0-9]+}}, float 0x7FF8000000000000, float %[[VALUE]]
+// CHECK: store float %[[RESULT]], ptr
