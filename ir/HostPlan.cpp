@@ -63,7 +63,8 @@ std::string stepText(const HostStep &step) {
         predicates.push_back(p.str());
       out += strCat("      ", v.symbol, " when ",
                     predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
-                    " grid ", v.grid.str(), "\n");
+                    " grid ", v.grid.str(),
+                    v.phases > 1 ? strCat(" phases ", v.phases) : std::string(), "\n");
     }
     return out;
   }
@@ -78,6 +79,10 @@ std::string stepText(const HostStep &step) {
 }
 
 } // namespace
+
+std::string phaseSymbol(const std::string &symbol, int phase) {
+  return phase == 0 ? symbol : strCat(symbol, ".p", phase);
+}
 
 std::string printHostPlan(const HostPlan &plan) {
   std::string out = strCat("host @", plan.function, " {\n");

@@ -49,7 +49,15 @@ struct HostLaunchVariant {
   std::vector<DimPredicate> predicates; // all must hold; empty for the last
   std::string symbol;                   // the compiled function's name
   DimExpr grid;                         // blocks
+  /// Phases separated by grid barriers. Targets without an in-kernel grid
+  /// barrier (x86) compile one function per phase, named by phaseSymbol(),
+  /// and the runtime runs them one after another over the whole grid.
+  int phases = 1;
 };
+
+/// The function of phase `phase` of a launch variant on targets that split
+/// phases: `symbol` for phase 0, `symbol.p<phase>` after it.
+std::string phaseSymbol(const std::string &symbol, int phase);
 
 struct HostStep {
   enum class Kind : uint8_t { Launch, Library, Alias };

@@ -77,7 +77,10 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
         ops.push_back(valueRef(op->result()));
       out += strCat(" ops [", absl::StrJoin(ops, ", "), "]");
     }
-    out += strCat(": ", mappingText(group.mapping), "\n");
+    out += strCat(": ", mappingText(group.mapping));
+    if (!(group.blocks == v.grid))
+      out += strCat(" blocks ", group.blocks.str());
+    out += "\n";
   }
   for (size_t p = 0; p < v.phases.size(); ++p) {
     std::vector<std::string> stages;
@@ -88,8 +91,8 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
   }
   std::vector<std::string> buffers;
   for (const PlanBuffer &b : v.buffers)
-    buffers.push_back(
-        strCat(valueRef(b.value), " ", bufferLevelName(b.level), " ", b.elements.str()));
+    buffers.push_back(strCat(valueRef(b.value), " ", bufferLevelName(b.level),
+                             b.accumulators ? " accumulators " : " ", b.elements.str()));
   out += strCat("    buffers: ",
                 buffers.empty() ? std::string("(none)") : absl::StrJoin(buffers, ", "), "\n");
 }
@@ -109,6 +112,12 @@ std::string printKernelPlan(const KernelPlan &plan) {
              absl::StrJoin(results, ", "), ") bytes ", plan.minimumBytes.str(), " {\n");
   for (const auto &op : body.ops())
     out += strCat("  ", printOp(*op), "\n");
+  if (!plan.scratch.empty()) {
+    std::vector<std::string> scratch;
+    for (const Value *v : plan.scratch)
+      scratch.push_back(valueRef(v));
+    out += strCat("  scratch [", absl::StrJoin(scratch, ", "), "]\n");
+  }
   for (size_t i = 0; i < plan.variants.size(); ++i)
     printVariant(out, plan.variants[i], i);
   out += "}\n";

@@ -16,7 +16,20 @@
 // predicate is always true.
 //
 // Planning one op per kernel (the unfused baseline) uses one group, one phase
-// and one stage; stitching fills the rest of the structure.
+// and one stage; stitching (StitchPlanner.h) fills the rest of the structure.
+//
+// Contract between planner and emitter for buffers:
+//  - Global: the value is written to global memory by its group and read from
+//    there by groups of later phases. A body result uses its result buffer;
+//    any other value a scratch buffer (KernelPlan::scratch).
+//  - Block: the value's tile written by one block stays in per-block scratch
+//    and is read by later stages of the same phase in the same block; the
+//    readers read only elements the block wrote (the block-locality check).
+//    A grid barrier ends a block buffer's life.
+//  - Register: recomputed where it is read (the Local scheme).
+// A group writes every value of its `ops` that is a body result or has a
+// Block or Global buffer; such values have the shape of the group's dominant
+// (or, in a RowReduce group, of the reduction's operand).
 
 #include <memory>
 #include <string>
@@ -66,8 +79,11 @@ struct ThreadMapping {
 /// kernel: just the dominant). Ops are results of the kernel body.
 struct PlanGroup {
   const Operation *dominant = nullptr;
-  std::vector<const Operation *> ops; // in program order, dominant last
+  std::vector<const Operation *> ops; // in program order
   ThreadMapping mapping;
+  /// Blocks the mapping needs. When it is not the variant's grid, each block
+  /// of the grid covers the group's blocks id, id + grid, id + 2*grid, ...
+  DimExpr blocks;
 };
 
 /// A stage runs some groups over the block's lanes, then a block barrier.
@@ -85,6 +101,9 @@ struct PlanBuffer {
   const Value *value = nullptr; // a value of the kernel body
   BufferLevel level = BufferLevel::Register;
   DimExpr elements; // per block for Block level, in total for Global
+  /// A column reduction's accumulators (allocated by its own loops), not a
+  /// tile of the value.
+  bool accumulators = false;
 };
 
 struct KernelVariant {
@@ -104,6 +123,9 @@ struct KernelPlan {
   /// it writes. Splat constants feeding it are copied in as ops.
   std::unique_ptr<Function> body;
   std::vector<KernelVariant> variants;
+  /// Body values that some variant keeps in global memory and that are not
+  /// results: kernel arguments after the results, sized as the value.
+  std::vector<const Value *> scratch;
   /// Bytes the kernel must read and write at least (each input and output
   /// once), as a dim expression; the cost model and reports use it.
   DimExpr minimumBytes;

@@ -4,11 +4,13 @@
 
 namespace xs {
 
-absl::Status runKernelPlanPass(const Function &function, const PassContext &context) {
+namespace {
+
+absl::Status printPlans(const Function &function, const PassContext &context, bool fusion) {
   if (!context.out || !context.target)
-    return absl::InternalError("kernel-plan needs PassContext::out and PassContext::target");
+    return absl::InternalError("kernel planning needs PassContext::out and PassContext::target");
   PlanOptions options;
-  options.fusion = false;
+  options.fusion = fusion;
   absl::StatusOr<ProgramPlan> plan = planProgram(function, *context.target, options);
   if (!plan.ok())
     return plan.status();
@@ -16,6 +18,16 @@ absl::Status runKernelPlanPass(const Function &function, const PassContext &cont
     *context.out << printKernelPlan(kernel);
   *context.out << printHostPlan(plan->host);
   return absl::OkStatus();
+}
+
+} // namespace
+
+absl::Status runKernelPlanPass(const Function &function, const PassContext &context) {
+  return printPlans(function, context, /*fusion=*/false);
+}
+
+absl::Status runStitchPlanPass(const Function &function, const PassContext &context) {
+  return printPlans(function, context, /*fusion=*/true);
 }
 
 } // namespace xs

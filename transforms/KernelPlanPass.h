@@ -1,9 +1,10 @@
 #ifndef XSTITCH_TRANSFORMS_KERNELPLANPASS_H
 #define XSTITCH_TRANSFORMS_KERNELPLANPASS_H
 
-// The `kernel-plan` analysis: plans the function one op per kernel
-// (PlanOptions::fusion = false) for PassContext::target and prints every
-// KernelPlan, then the host plan, to PassContext::out. Changes nothing.
+// The `kernel-plan` and `stitch-plan` analyses: plan the function one op per
+// kernel (PlanOptions::fusion = false) or stitched (fusion = true) for
+// PassContext::target and print every KernelPlan, then the host plan, to
+// PassContext::out. They change nothing.
 //
 // Precondition: every type known, composites decomposed (the planner's own
 // preconditions; violations are errors naming the op).
@@ -15,6 +16,7 @@
 namespace xs {
 
 absl::Status runKernelPlanPass(const Function &function, const PassContext &context);
+absl::Status runStitchPlanPass(const Function &function, const PassContext &context);
 
 } // namespace xs
 

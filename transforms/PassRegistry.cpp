@@ -28,6 +28,8 @@ constexpr PassInfo kPasses[] = {
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
     {"kernel-plan", "print the kernel plans and host plan, one op per kernel (analysis)", nullptr,
      runKernelPlanPass, true},
+    {"stitch-plan", "print the stitched kernel plans and host plan (analysis)", nullptr,
+     runStitchPlanPass, true},
 };
 } // namespace
 

@@ -94,13 +94,14 @@ struct MappingContext {
     if (columnMajor) {
       v.grid = shape.batch * DimExpr::ceilDiv(shape.cols, colsPerBlock);
       // Each block keeps one accumulator per column it owns.
-      v.buffers.push_back(PlanBuffer{dominant->result(), BufferLevel::Block, colsPerBlock});
+      v.buffers.push_back(
+          PlanBuffer{dominant->result(), BufferLevel::Block, colsPerBlock, /*accumulators=*/true});
     } else {
       v.grid = DimExpr::ceilDiv(shape.rows, rowsPerBlock);
       if (colsPerBlock > 0)
         v.grid = v.grid * DimExpr::ceilDiv(shape.cols, colsPerBlock);
     }
-    v.groups.push_back(PlanGroup{dominant, {dominant}, std::move(mapping)});
+    v.groups.push_back(PlanGroup{dominant, {dominant}, std::move(mapping), v.grid});
     v.phases.push_back(PlanPhase{{PlanStage{{0}}}});
     return v;
   }

@@ -1,7 +1,9 @@
-// Partitions a canonicalized function into one kernel per memory-intensive
-// op (the unfused baseline), library steps (dot) and aliases (reshape), and
-// builds the host plan that runs them. Thread mappings come from
-// PlanMapping.cpp, symbols and liveness slots from PlanHost.cpp.
+// Partitions a canonicalized function into kernels, library steps (dot) and
+// aliases (reshape), and builds the host plan that runs them. Unfused, every
+// memory-intensive op is a kernel (the baseline); with fusion, every run of
+// memory-intensive ops between library ops is one stitch scope planned by
+// StitchPlanner.h. Thread mappings come from PlanMapping.cpp, symbols and
+// liveness slots from PlanHost.cpp.
 
 #include "transforms/PlanProgram.h"
 
@@ -10,6 +12,7 @@
 #include "ir/Interpreter.h"
 #include "ir/Verifier.h"
 #include "transforms/PlanInternal.h"
+#include "transforms/StitchPlanner.h"
 
 namespace xs {
 
@@ -26,8 +29,8 @@ std::string opSummary(const Operation &op) {
 
 class ProgramPlanner {
 public:
-  ProgramPlanner(const Function &function, const TargetDescription &target)
-      : function_(function), target_(target) {}
+  ProgramPlanner(const Function &function, const TargetDescription &target, bool fusion)
+      : function_(function), target_(target), fusion_(fusion) {}
 
   absl::StatusOr<ProgramPlan> run();
 
@@ -43,13 +46,28 @@ private:
   void planLibrary(const Operation &op);
   /// One kernel computing `op`; its result goes to `resultBuffer`.
   absl::Status planKernel(const Operation &op, int resultBuffer, std::string summary);
+  /// One kernel computing the ops of a stitch scope (program order); values
+  /// used after it get buffers. `forcedResult` >= 0: one op whose result
+  /// goes to that buffer.
+  absl::Status planScope(const std::vector<const Operation *> &ops,
+                         std::vector<std::string> summaries, int forcedResult = -1);
+  /// Whether `op` becomes part of a kernel (not a library step, an alias, a
+  /// constant buffer or a splat constant cloned where it is read).
+  bool isKernelOp(const Operation &op) const;
+  /// Plans the pending stitch scope, if any.
+  absl::Status flushScope();
   /// A kernel copying `source` into a fresh Output buffer for result `index`.
   absl::Status planResultCopy(const Value &source, size_t index);
   std::string freshBufferName(const std::string &wanted);
 
   const Function &function_;
   const TargetDescription &target_;
+  bool fusion_;
   ProgramPlan plan_;
+  /// Users of each value, and the values the function returns.
+  absl::flat_hash_map<const Value *, std::vector<const Operation *>> users_;
+  absl::flat_hash_set<const Value *> returned_;
+  std::vector<const Operation *> scope_; // fusion: the scope being collected
   absl::flat_hash_map<const Value *, int> bufferOf_;
   absl::flat_hash_set<std::string> bufferNames_;
   /// Splat constants that need a buffer (a library op reads them).
@@ -104,8 +122,14 @@ int ProgramPlanner::addValueBuffer(const Value &value) {
 
 absl::Status ProgramPlanner::planKernel(const Operation &op, int resultBuffer,
                                         std::string summary) {
+  return planScope({&op}, {std::move(summary)}, resultBuffer);
+}
+
+absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops,
+                                       std::vector<std::string> summaries, int forcedResult) {
+  absl::flat_hash_set<const Operation *> inScope(ops.begin(), ops.end());
   KernelPlan kernel;
-  kernel.name = strCat("k", plan_.kernels.size(), "_", op.mnemonic());
+  kernel.name = strCat("k", plan_.kernels.size(), "_", ops.back()->mnemonic());
   kernel.body = std::make_unique<Function>(kernel.name, function_.loc());
   Function &body = *kernel.body;
   body.constraints() = function_.constraints();
@@ -116,35 +140,73 @@ absl::Status ProgramPlanner::planKernel(const Operation &op, int resultBuffer,
   absl::flat_hash_map<const Value *, Value *> inBody;
   // Parameters first, in operand order; splat constants are cloned in
   // instead, since recomputing a literal costs nothing.
-  for (Value *operand : op.operands()) {
-    if (inBody.contains(operand) ||
-        (operand->definingOp() && isSplatConstant(*operand->definingOp())))
-      continue;
-    inBody[operand] = body.addParam(operand->name(), operand->type(), operand->loc());
-    step.buffers.push_back(bufferOf_.at(operand));
+  for (const Operation *op : ops)
+    for (Value *operand : op->operands()) {
+      if (inBody.contains(operand) ||
+          (operand->definingOp() && inScope.contains(operand->definingOp())) ||
+          (operand->definingOp() && isSplatConstant(*operand->definingOp())))
+        continue;
+      inBody[operand] = body.addParam(operand->name(), operand->type(), operand->loc());
+      step.buffers.push_back(bufferOf_.at(operand));
+    }
+  std::vector<std::pair<const Value *, int>> results;
+  for (const Operation *op : ops) {
+    for (Value *operand : op->operands()) {
+      if (inBody.contains(operand))
+        continue;
+      const Operation &constant = *operand->definingOp();
+      inBody[operand] = body.createOp(OpKind::Constant, {}, constant.attrs(), constant.type(),
+                                      constant.loc(), operand->name())
+                            ->result();
+    }
+    std::vector<Value *> operands;
+    for (Value *operand : op->operands())
+      operands.push_back(inBody.at(operand));
+    const Value *result = op->result();
+    int buffer = forcedResult;
+    if (forcedResult < 0) {
+      // A value leaves the kernel when something after it reads it, the
+      // function returns it, or nothing reads it at all.
+      auto users = users_.find(result);
+      bool leaves = returned_.contains(result) || users == users_.end() || users->second.empty();
+      if (users != users_.end())
+        for (const Operation *user : users->second)
+          leaves |= !inScope.contains(user);
+      if (leaves)
+        buffer = addValueBuffer(*result);
+    }
+    std::string name =
+        buffer >= 0 ? plan_.host.buffers[static_cast<size_t>(buffer)].name : result->name();
+    Operation *cloned =
+        body.createOp(op->kind(), std::move(operands), op->attrs(), op->type(), op->loc(), name);
+    inBody[result] = cloned->result();
+    if (buffer >= 0) {
+      const HostBuffer &out = plan_.host.buffers[static_cast<size_t>(buffer)];
+      body.results().push_back(FunctionResult{out.name, cloned->result(), out.type, op->loc()});
+      results.emplace_back(cloned->result(), buffer);
+    }
   }
-  for (Value *operand : op.operands()) {
-    if (inBody.contains(operand))
-      continue;
-    const Operation &constant = *operand->definingOp();
-    inBody[operand] = body.createOp(OpKind::Constant, {}, constant.attrs(), constant.type(),
-                                    constant.loc(), operand->name())
-                          ->result();
-  }
-  std::vector<Value *> operands;
-  for (Value *operand : op.operands())
-    operands.push_back(inBody.at(operand));
-  const HostBuffer &out = plan_.host.buffers[resultBuffer];
-  Operation *dominant =
-      body.createOp(op.kind(), std::move(operands), op.attrs(), op.type(), op.loc(), out.name);
-  body.results().push_back(FunctionResult{out.name, dominant->result(), out.type, op.loc()});
-  step.buffers.push_back(resultBuffer);
+  for (const auto &[value, buffer] : results)
+    step.buffers.push_back(buffer);
 
   if (absl::Status s = verifyFunction(body); !s.ok())
     return absl::InternalError(
         strCat("the body of kernel ", kernel.name, " does not verify: ", s.message()));
 
-  kernel.variants = plan::planVariants(*dominant, target_);
+  if (ops.size() == 1) {
+    kernel.variants = plan::planVariants(*body.ops().back(), target_);
+  } else {
+    plan::StitchedKernel stitched = plan::planStitchedKernel(body, target_);
+    kernel.variants = std::move(stitched.variants);
+    kernel.scratch = std::move(stitched.scratch);
+  }
+  if (kernel.variants.empty())
+    return absl::InternalError(strCat("kernel ", kernel.name, " has no variant"));
+  for (const Value *scratch : kernel.scratch) {
+    HostBuffer buffer{freshBufferName(scratch->name()), scratch->type(),
+                      HostBuffer::Kind::Temporary};
+    step.buffers.push_back(addBuffer(std::move(buffer)));
+  }
   kernel.minimumBytes = DimExpr(0);
   for (const auto &param : body.params())
     kernel.minimumBytes = kernel.minimumBytes + plan::tensorBytes(param->type());
@@ -154,13 +216,34 @@ absl::Status ProgramPlanner::planKernel(const Operation &op, int resultBuffer,
   for (size_t i = 0; i < kernel.variants.size(); ++i) {
     const KernelVariant &v = kernel.variants[i];
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
-    step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid});
+    step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
+                                              static_cast<int>(v.phases.size())});
   }
-  step.ops.push_back(std::move(summary));
+  step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;
   plan_.host.steps.push_back(std::move(step));
   plan_.kernels.push_back(std::move(kernel));
   return absl::OkStatus();
+}
+
+bool ProgramPlanner::isKernelOp(const Operation &op) const {
+  if (op.info().category == OpCategory::Library)
+    return false;
+  if (op.kind() == OpKind::Constant)
+    return isSplatConstant(op) &&
+           (returned_.contains(op.result()) || materialize_.contains(op.result()));
+  return true;
+}
+
+absl::Status ProgramPlanner::flushScope() {
+  if (scope_.empty())
+    return absl::OkStatus();
+  std::vector<std::string> summaries;
+  for (const Operation *op : scope_)
+    summaries.push_back(opSummary(*op));
+  std::vector<const Operation *> scope = std::move(scope_);
+  scope_.clear();
+  return planScope(scope, std::move(summaries));
 }
 
 absl::Status ProgramPlanner::planDenseConstant(const Operation &op) {
@@ -268,8 +351,33 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
         materialize_.insert(operand);
 
   for (const auto &op : function_.ops())
+    for (const Value *operand : op->operands())
+      users_[operand].push_back(op.get());
+  for (const FunctionResult &r : function_.results())
+    returned_.insert(r.value);
+
+  for (const auto &op : function_.ops()) {
+    if (!fusion_) {
+      if (absl::Status s = planOp(*op); !s.ok())
+        return s;
+      continue;
+    }
+    // A reshape of data already in memory stays a view; anything else a
+    // kernel computes joins the scope; a library op ends the scope.
+    bool alias = op->kind() == OpKind::Reshape && !returned_.contains(op->result()) &&
+                 bufferOf_.contains(op->operand(0));
+    if (!alias && isKernelOp(*op)) {
+      scope_.push_back(op.get());
+      continue;
+    }
+    if (op->info().category == OpCategory::Library)
+      if (absl::Status s = flushScope(); !s.ok())
+        return s;
     if (absl::Status s = planOp(*op); !s.ok())
       return s;
+  }
+  if (absl::Status s = flushScope(); !s.ok())
+    return s;
 
   // Every output is a fresh buffer of its own: a parameter, a constant or a
   // value returned twice is copied.
@@ -310,10 +418,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
 
 absl::StatusOr<ProgramPlan> planProgram(const Function &function, const TargetDescription &target,
                                         const PlanOptions &options) {
-  // Stitching is a later issue: until it lands, fusion or not, one op per
-  // kernel.
-  (void)options;
-  return ProgramPlanner(function, target).run();
+  return ProgramPlanner(function, target, options.fusion).run();
 }
 
 } // namespace xs

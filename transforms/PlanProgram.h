@@ -22,8 +22,8 @@ namespace xs {
 
 struct PlanOptions {
   /// false: one kernel per memory-intensive op (the unfused baseline).
-  /// true: stitch ops into larger kernels (the stitching planner; until it
-  /// lands, planning is one op per kernel either way).
+  /// true: every run of memory-intensive ops between library ops becomes
+  /// one stitched kernel (StitchPlanner.h).
   bool fusion = true;
 };
 

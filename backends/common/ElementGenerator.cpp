@@ -18,6 +18,22 @@ llvm::Value *ElementGenerator::placeholder(const Value *value) {
   return llvm::PoisonValue::get(computeType(ctx_.b.getContext(), value->type().elementType()));
 }
 
+std::optional<ElementGenerator::Storage> ElementGenerator::storageOf(const Value *value) const {
+  auto materialized = materialized_.find(value);
+  if (materialized != materialized_.end())
+    return materialized->second;
+  if (value->isParam())
+    return Storage{ctx_.buffers[static_cast<size_t>(value->paramIndex())], nullptr};
+  return std::nullopt;
+}
+
+llvm::Value *ElementGenerator::load(const Value *value, const Storage &storage,
+                                    llvm::Value *linear) {
+  if (storage.origin)
+    linear = ctx_.b.CreateSub(linear, storage.origin, "", /*HasNUW=*/true, /*HasNSW=*/true);
+  return loadElement(ctx_.b, value->type().elementType(), storage.base, linear);
+}
+
 llvm::Value *ElementGenerator::dim(const DimExpr &e) {
   llvm::IRBuilder<> &b = ctx_.b;
   if (std::optional<int64_t> constant = e.constantValue())
@@ -102,13 +118,8 @@ bool ElementGenerator::provablyPositive(const DimExpr &e) const {
 llvm::Value *ElementGenerator::emit(const Value *value, const std::vector<llvm::Value *> &index) {
   if (!ctx_.status.ok())
     return placeholder(value);
-  auto materialized = materialized_.find(value);
-  int buffer = materialized != materialized_.end() ? materialized->second : value->paramIndex();
-  if (buffer >= 0) {
-    llvm::Value *linear = linearize(index, value->type().shape());
-    return loadElement(ctx_.b, value->type().elementType(),
-                       ctx_.buffers[static_cast<size_t>(buffer)], linear);
-  }
+  if (std::optional<Storage> storage = storageOf(value))
+    return load(value, *storage, linearize(index, value->type().shape()));
   return emitOp(*value->definingOp(), index);
 }
 
@@ -252,11 +263,8 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
     return emit(x, index);
   // Row-major data in memory keeps its position: load it there directly
   // (no division, and the loop stays vectorizable).
-  if (x->isParam() || materialized_.contains(x)) {
-    int buffer = x->isParam() ? x->paramIndex() : materialized_.at(x);
-    return loadElement(ctx_.b, x->type().elementType(), ctx_.buffers[static_cast<size_t>(buffer)],
-                       linearize(index, op.type().shape()));
-  }
+  if (std::optional<Storage> storage = storageOf(x))
+    return load(x, *storage, linearize(index, op.type().shape()));
   return emit(x, unravel(linearize(index, op.type().shape()), x->type().shape()));
 }
 

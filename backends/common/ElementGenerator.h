@@ -12,6 +12,7 @@
 // data (gather) are clamped, and a read of an operand that may be empty at
 // run time is guarded by a branch.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,9 +50,16 @@ public:
   /// The value of `value` at `index` (one i64 per dim), in its compute type.
   llvm::Value *emit(const Value *value, const std::vector<llvm::Value *> &index);
 
-  /// Reads `value` from argument buffer `buffer` from now on instead of
-  /// recomputing it (it was stored there by an earlier part of the kernel).
-  void setMaterialized(const Value *value, int buffer) { materialized_[value] = buffer; }
+  /// Reads `value` from memory from now on instead of recomputing it (an
+  /// earlier part of the kernel stored it there): element `linear` of the
+  /// value is at `base[linear - origin]`; `origin` is null for a whole tensor
+  /// in global memory and the first element of the block's tile for a block
+  /// buffer.
+  void setMaterialized(const Value *value, llvm::Value *base, llvm::Value *origin = nullptr) {
+    materialized_[value] = Storage{base, origin};
+  }
+  /// Recomputes `value` again (its block buffer is gone).
+  void forget(const Value *value) { materialized_.erase(value); }
 
   /// A dim expression as an i64 value.
   llvm::Value *dim(const DimExpr &e);
@@ -87,8 +95,17 @@ private:
                              const std::function<llvm::Value *()> &read, llvm::Value *fallback);
   llvm::Value *placeholder(const Value *value);
 
+  struct Storage {
+    llvm::Value *base = nullptr;
+    llvm::Value *origin = nullptr;
+  };
+  /// Where `value` lives in memory (a parameter or a materialized value),
+  /// or nullopt when it is computed.
+  std::optional<Storage> storageOf(const Value *value) const;
+  llvm::Value *load(const Value *value, const Storage &storage, llvm::Value *linear);
+
   KernelContext &ctx_;
-  absl::flat_hash_map<const Value *, int> materialized_;
+  absl::flat_hash_map<const Value *, Storage> materialized_;
 };
 
 } // namespace xs

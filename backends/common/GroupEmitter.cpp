@@ -5,6 +5,12 @@
 
 namespace xs {
 
+void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin) {
+  for (GroupOutput &output : group.outputs)
+    if (output.blockLocal && output.value->type().shape() == shape)
+      output.origin = origin;
+}
+
 void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
                        const std::vector<llvm::Value *> &index, llvm::Value *linear) {
   KernelContext &ctx = group.gen.context();
@@ -12,8 +18,15 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
     if (output.value->type().shape() != shape)
       continue;
     llvm::Value *value = group.gen.emit(output.value, index);
-    storeElement(ctx.b, output.value->type().elementType(), value,
-                 ctx.buffers[static_cast<size_t>(output.buffer)], linear);
+    llvm::Value *position = linear;
+    if (output.blockLocal) {
+      if (!output.origin) {
+        ctx.fail("block buffer of " + output.value->name() + " has no tile origin");
+        continue;
+      }
+      position = ctx.b.CreateSub(linear, output.origin, "", /*HasNUW=*/true, /*HasNSW=*/true);
+    }
+    storeElement(ctx.b, output.value->type().elementType(), value, output.base, position);
   }
 }
 
@@ -28,10 +41,29 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
       ctx.fail("an element-wise group writes " + output.value->name() +
                " whose shape differs from its dominant's");
 
-  // rows x cols: the leading dims collapsed, the last dim (rank 0: 1 x 1).
-  std::vector<DimExpr> leading(shape.begin(), shape.empty() ? shape.end() : shape.end() - 1);
+  // rows x cols: the leading dims collapsed, then the trailing dims whose
+  // product is the mapping's cols (usually the last dim; rank 0: 1 x 1).
+  auto trailingProduct = [&](size_t from) {
+    return dimProduct({shape.begin() + static_cast<std::ptrdiff_t>(from), shape.end()});
+  };
+  size_t split = 0;
+  if (!shape.empty()) {
+    split = shape.size() - 1;
+    if (trailingProduct(split) != mapping.cols) {
+      // cols 1: every dim is a row dim (a group that follows another's rows).
+      split = shape.size();
+      while (split > 0 && trailingProduct(split) != mapping.cols)
+        --split;
+      if (trailingProduct(split) != mapping.cols)
+        ctx.fail("an element-wise mapping's cols " + mapping.cols.str() +
+                 " are not a product of trailing dims of " +
+                 group.group.dominant->result()->name());
+    }
+  }
+  std::vector<DimExpr> leading(shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(split));
+  std::vector<DimExpr> trailing(shape.begin() + static_cast<std::ptrdiff_t>(split), shape.end());
   llvm::Value *rows = gen.dim(dimProduct(leading));
-  llvm::Value *cols = shape.empty() ? b.getInt64(1) : gen.dim(shape.back());
+  llvm::Value *cols = gen.dim(dimProduct(trailing));
   llvm::Value *rowBlock = blockId;
   llvm::Value *colBegin = b.getInt64(0);
   llvm::Value *colEnd = cols;
@@ -49,6 +81,13 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
       b.CreateMul(rowBlock, b.getInt64(std::max<int64_t>(mapping.rowsPerBlock, 1)));
   llvm::Value *rowEnd = emitMin(
       b, b.CreateAdd(rowBegin, b.getInt64(std::max<int64_t>(mapping.rowsPerBlock, 1))), rows);
+  // A block's tile is contiguous unless it splits rows and packs several.
+  if (mapping.colsPerBlock > 0 && mapping.rowsPerBlock > 1)
+    for (const GroupOutput &output : group.outputs)
+      if (output.blockLocal)
+        ctx.fail("the block buffer of " + output.value->name() +
+                 " needs a contiguous tile (rows are split and packed)");
+  setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
   emitLoop(
       b, rowBegin, rowEnd, {},
@@ -59,8 +98,8 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
             b, colBegin, colEnd, {},
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
               std::vector<llvm::Value *> index = prefix;
-              if (!shape.empty())
-                index.push_back(col);
+              std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);
+              index.insert(index.end(), suffix.begin(), suffix.end());
               llvm::Value *linear =
                   b.CreateAdd(rowStart, col, "", /*HasNUW=*/true, /*HasNSW=*/true);
               storeGroupOutputs(group, shape, index, linear);

@@ -5,7 +5,8 @@
 // GroupEmitter.cpp, reductions in ReductionEmitter.cpp).
 //
 // Block layout (the planner's grid must match):
-//   Elementwise: rows x cols of the dominant's result (cols = its last dim);
+//   Elementwise: rows x cols of the dominant's result, split where the
+//     trailing dims' product is the mapping's cols (usually the last dim);
 //     block b covers rows [r*rowsPerBlock, ...) and, with colsPerBlock > 0,
 //     cols [c*colsPerBlock, ...), where r = b / colBlocks, c = b % colBlocks
 //     and colBlocks = ceil(cols / colsPerBlock) (1 when colsPerBlock is 0).
@@ -22,10 +23,15 @@
 
 namespace xs {
 
-/// A value the group writes: `value` goes to argument buffer `buffer`.
+/// A value the group writes to memory at `base`: the whole tensor (a result
+/// or global scratch) or, when `blockLocal`, the block's tile of it (a block
+/// buffer), stored at `base[linear - origin]`. The block emitter sets
+/// `origin` to the first element of the tile before storing.
 struct GroupOutput {
   const Value *value = nullptr;
-  int buffer = -1;
+  llvm::Value *base = nullptr;
+  bool blockLocal = false;
+  llvm::Value *origin = nullptr;
 };
 
 /// One group's emission: the generator, the group and its outputs.
@@ -41,6 +47,9 @@ struct GroupEmission {
 /// another group).
 llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
                           const std::vector<llvm::Value *> &resultIndex);
+
+/// Sets the tile origin of every block-local output of shape `shape`.
+void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin);
 
 /// Stores every output of the group whose value has the shape `shape` at
 /// multi-index `index` (row-major position `linear`).

@@ -8,10 +8,14 @@
 //   void SYMBOL(void *const *buffers, const int64_t *dims,
 //               int64_t blockBegin, int64_t blockEnd);
 // `buffers` holds the kernel's arguments in HostStep::buffers order (body
-// parameters, then body results), each pointing at row-major data of the
-// buffer's element type (i1 as one byte, f16/bf16 as their 16-bit patterns).
+// parameters, then body results, then KernelPlan::scratch), each pointing at
+// row-major data of the buffer's element type (i1 as one byte, f16/bf16 as
+// their 16-bit patterns).
 // `dims` holds the values of HostPlan::symbols in order. The function runs
 // blocks [blockBegin, blockEnd); the runtime splits the grid over its workers.
+// A variant with several phases is one such function per phase
+// (phaseSymbol() in ir/HostPlan.h); the runtime runs each phase over the
+// whole grid before the next one starts, which is the grid barrier.
 
 #include <cstdint>
 

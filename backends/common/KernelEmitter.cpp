@@ -1,13 +1,19 @@
-// KernelPlan -> LLVM IR: one function per kernel variant. The function loads
-// its argument pointers and dims once in the entry block, then runs the
-// target's block loop; each block runs the variant's stages in order, each
-// group with the loops of its mapping kind (GroupEmitter.h), and a block
-// barrier between stages.
+// KernelPlan -> LLVM IR. Every phase of a variant is one function on the
+// x86 target (the runtime's parallel rounds are the grid barrier): it loads
+// its argument pointers and dims once in the entry block, allocates the
+// phase's block buffers, then runs the target's block loop; each block runs
+// the phase's stages in order, each group with the loops of its mapping kind
+// (GroupEmitter.h), and a block barrier between stages. Values written to
+// memory by a group are read back by later stages and phases instead of
+// being recomputed.
 
 #include "backends/common/KernelEmitter.h"
 
+#include "absl/container/flat_hash_map.h"
 #include "backends/common/ElementGenerator.h"
 #include "backends/common/GroupEmitter.h"
+#include "backends/common/LoopBuilder.h"
+#include "backends/common/TypeLowering.h"
 #include "ir/Diagnostics.h"
 
 namespace xs {
@@ -18,43 +24,103 @@ std::string kernelSymbol(const KernelPlan &plan, size_t variant) {
 
 namespace {
 
-/// The buffers a group writes: its ops that are results of the kernel body.
-std::vector<GroupOutput> groupOutputs(const Function &body, const PlanGroup &group) {
-  std::vector<GroupOutput> outputs;
-  int numParams = static_cast<int>(body.params().size());
+/// Where each group sits in a variant, and where each value lives.
+struct VariantLayout {
+  std::vector<int> phaseOf; // per group
+  std::vector<int> stageOf; // per group
+  /// The group that computes each written value (its op is in group.ops).
+  absl::flat_hash_map<const Value *, int> writer;
+  /// Kernel-argument index of each value kept in global memory.
+  absl::flat_hash_map<const Value *, int> globalArg;
+  absl::flat_hash_map<const Value *, const PlanBuffer *> blockBuffer;
+};
+
+bool groupReads(const PlanGroup &group, const Value *value) {
   for (const Operation *op : group.ops)
-    for (size_t j = 0; j < body.results().size(); ++j)
-      if (body.results()[j].value == op->result())
-        outputs.push_back({op->result(), numParams + static_cast<int>(j)});
-  return outputs;
+    for (const Value *operand : op->operands())
+      if (operand == value)
+        return true;
+  return false;
 }
 
-/// Checks what this emitter supports before emitting anything.
-absl::Status checkVariant(const KernelPlan &plan, const KernelVariant &variant) {
-  if (variant.phases.size() != 1)
-    return absl::InternalError(strCat("kernel ", plan.name, ": ", variant.phases.size(),
-                                      " phases; grid barriers are not supported on this target"));
-  for (const PlanBuffer &buffer : variant.buffers) {
-    // The accumulators of a column reduction are allocated by its loops.
-    bool columnAccumulators = false;
-    for (const PlanGroup &group : variant.groups)
-      columnAccumulators =
-          columnAccumulators || (buffer.level == BufferLevel::Block && group.dominant &&
-                                 buffer.value == group.dominant->result() &&
-                                 (group.mapping.kind == MappingKind::ColumnReduce ||
-                                  group.mapping.kind == MappingKind::BatchColumnReduce));
-    if (buffer.level != BufferLevel::Register && !columnAccumulators)
-      return absl::InternalError(strCat("kernel ", plan.name, ": ", bufferLevelName(buffer.level),
-                                        " buffers are not supported yet"));
-  }
-  for (const PlanGroup &group : variant.groups)
+/// Checks what the emitter relies on and lays the variant out.
+absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const KernelVariant &variant) {
+  auto bad = [&](auto &&...pieces) {
+    return absl::InternalError(strCat("kernel ", plan.name, ": ", pieces...));
+  };
+  const Function &body = *plan.body;
+  VariantLayout layout;
+  size_t numGroups = variant.groups.size();
+  layout.phaseOf.assign(numGroups, -1);
+  layout.stageOf.assign(numGroups, -1);
+  for (size_t p = 0; p < variant.phases.size(); ++p)
+    for (size_t s = 0; s < variant.phases[p].stages.size(); ++s)
+      for (int g : variant.phases[p].stages[s].groups) {
+        if (g < 0 || static_cast<size_t>(g) >= numGroups)
+          return bad("stage refers to group ", g);
+        if (layout.phaseOf[static_cast<size_t>(g)] >= 0)
+          return bad("group ", g, " is in two stages");
+        layout.phaseOf[static_cast<size_t>(g)] = static_cast<int>(p);
+        layout.stageOf[static_cast<size_t>(g)] = static_cast<int>(s);
+      }
+  for (size_t g = 0; g < numGroups; ++g) {
+    const PlanGroup &group = variant.groups[g];
     if (!group.dominant)
-      return absl::InternalError(strCat("kernel ", plan.name, ": a group without a dominant"));
-  for (const PlanStage &stage : variant.phases[0].stages)
-    for (int g : stage.groups)
-      if (g < 0 || static_cast<size_t>(g) >= variant.groups.size())
-        return absl::InternalError(strCat("kernel ", plan.name, ": stage refers to group ", g));
-  return absl::OkStatus();
+      return bad("group ", g, " has no dominant");
+    if (layout.phaseOf[g] < 0)
+      return bad("group ", g, " is in no stage");
+    for (const Operation *op : group.ops)
+      layout.writer.emplace(op->result(), static_cast<int>(g));
+  }
+  auto writable = [&](const PlanGroup &group, const Value *value) {
+    const Operation &dominant = *group.dominant;
+    return value->type().shape() == dominant.type().shape() ||
+           (group.mapping.kind == MappingKind::RowReduce &&
+            value->type().shape() == dominant.operand(0)->type().shape());
+  };
+
+  int numParams = static_cast<int>(body.params().size());
+  for (size_t r = 0; r < body.results().size(); ++r)
+    layout.globalArg.emplace(body.results()[r].value, numParams + static_cast<int>(r));
+  int firstScratch = numParams + static_cast<int>(body.results().size());
+  for (size_t i = 0; i < plan.scratch.size(); ++i)
+    layout.globalArg.emplace(plan.scratch[i], firstScratch + static_cast<int>(i));
+
+  for (const auto &[value, group] : layout.writer)
+    if (layout.globalArg.contains(value) &&
+        !writable(variant.groups[static_cast<size_t>(group)], value))
+      return bad("group ", group, " cannot write %", value->name(), ": its shape is not the",
+                 " dominant's");
+  for (const PlanBuffer &buffer : variant.buffers) {
+    if (buffer.accumulators || buffer.level == BufferLevel::Register)
+      continue;
+    auto writer = layout.writer.find(buffer.value);
+    if (writer == layout.writer.end())
+      return bad("no group computes %", buffer.value->name(), ", which has a ",
+                 bufferLevelName(buffer.level), " buffer");
+    size_t w = static_cast<size_t>(writer->second);
+    if (buffer.level == BufferLevel::Global) {
+      if (!layout.globalArg.contains(buffer.value))
+        return bad("%", buffer.value->name(), " is kept in global memory but is neither a result",
+                   " nor scratch");
+      continue;
+    }
+    if (!writable(variant.groups[w], buffer.value))
+      return bad("group ", w, " cannot write %", buffer.value->name(), ": its shape is not the",
+                 " dominant's");
+    if (variant.groups[w].blocks != variant.grid)
+      return bad("group ", w, " keeps %", buffer.value->name(),
+                 " in a block buffer but does not run one block per grid block");
+    layout.blockBuffer[buffer.value] = &buffer;
+    for (size_t g = 0; g < numGroups; ++g) {
+      if (g == w || !groupReads(variant.groups[g], buffer.value))
+        continue;
+      if (layout.phaseOf[g] != layout.phaseOf[w] || layout.stageOf[g] <= layout.stageOf[w])
+        return bad("group ", g, " reads the block buffer of %", buffer.value->name(),
+                   " outside the later stages of its phase");
+    }
+  }
+  return layout;
 }
 
 void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
@@ -71,28 +137,70 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
   }
 }
 
-absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, size_t index,
-                         Target &target, llvm::Module &module) {
+/// One phase of a variant as one function.
+absl::Status emitPhase(const ProgramPlan &program, const KernelPlan &plan, size_t index,
+                       const VariantLayout &layout, int phase, Target &target,
+                       llvm::Module &module) {
   const KernelVariant &variant = plan.variants[index];
-  if (absl::Status s = checkVariant(plan, variant); !s.ok())
-    return s;
   llvm::IRBuilder<> b(module.getContext());
-  llvm::Function *function = target.createKernel(module, kernelSymbol(plan, index), b);
+  llvm::Function *function =
+      target.createKernel(module, phaseSymbol(kernelSymbol(plan, index), phase), b);
   KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, absl::OkStatus()};
-  size_t numBuffers = plan.body->params().size() + plan.body->results().size();
-  for (size_t i = 0; i < numBuffers; ++i)
+  size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size();
+  for (size_t i = 0; i < numArgs; ++i)
     ctx.buffers.push_back(target.bufferArg(b, static_cast<int>(i)));
   for (size_t i = 0; i < program.host.symbols.size(); ++i)
     ctx.symbols[program.host.symbols[i]] = target.dimArg(b, static_cast<int>(i));
   ElementGenerator gen(ctx);
 
-  const std::vector<PlanStage> &stages = variant.phases[0].stages;
+  // What earlier phases left in global memory is read, not recomputed.
+  for (auto [value, group] : layout.writer)
+    if (layout.phaseOf[static_cast<size_t>(group)] < phase && layout.globalArg.contains(value))
+      gen.setMaterialized(value, ctx.buffers[static_cast<size_t>(layout.globalArg.at(value))]);
+
+  absl::flat_hash_map<const Value *, llvm::Value *> blockBase;
+  for (auto [value, buffer] : layout.blockBuffer)
+    if (layout.phaseOf[static_cast<size_t>(layout.writer.at(value))] == phase)
+      blockBase[value] = target.allocateBlockBuffer(
+          b, storageType(b.getContext(), value->type().elementType()), gen.dim(buffer->elements));
+  llvm::Value *grid = gen.dim(variant.grid);
+
+  const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;
   target.emitBlockLoop(b, [&](llvm::Value *blockId) {
     for (size_t s = 0; s < stages.size(); ++s) {
       for (int g : stages[s].groups) {
         const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
-        GroupEmission emission{gen, group, groupOutputs(*plan.body, group), target.description()};
-        emitGroup(emission, blockId);
+        GroupEmission emission{gen, group, {}, target.description()};
+        for (const Operation *op : group.ops) {
+          const Value *value = op->result();
+          if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
+            emission.outputs.push_back(
+                {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
+          else if (auto base = blockBase.find(value); base != blockBase.end())
+            emission.outputs.push_back({value, base->second, true, nullptr});
+        }
+        if (group.blocks == variant.grid) {
+          emitGroup(emission, blockId);
+        } else {
+          // The group's blocks blockId, blockId + grid, ...
+          llvm::Value *groupBlocks = gen.dim(group.blocks);
+          llvm::Value *remaining = b.CreateSub(groupBlocks, blockId);
+          llvm::Value *count = b.CreateSelect(
+              b.CreateICmpSGT(remaining, b.getInt64(0)),
+              b.CreateUDiv(b.CreateAdd(remaining, b.CreateSub(grid, b.getInt64(1))), grid),
+              b.getInt64(0));
+          emitLoop(
+              b, b.getInt64(0), count, {},
+              [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
+                emitGroup(emission, b.CreateAdd(blockId, b.CreateMul(k, grid)));
+                return std::vector<llvm::Value *>{};
+              },
+              "stride");
+        }
+        for (const GroupOutput &output : emission.outputs)
+          if (!output.blockLocal || output.origin)
+            gen.setMaterialized(output.value, output.base,
+                                output.blockLocal ? output.origin : nullptr);
       }
       if (s + 1 < stages.size())
         target.emitBlockBarrier(b);
@@ -103,6 +211,19 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
     function->eraseFromParent();
     return ctx.status;
   }
+  return absl::OkStatus();
+}
+
+absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, size_t index,
+                         Target &target, llvm::Module &module) {
+  absl::StatusOr<VariantLayout> layout = layoutVariant(plan, plan.variants[index]);
+  if (!layout.ok())
+    return layout.status();
+  for (size_t p = 0; p < plan.variants[index].phases.size(); ++p)
+    if (absl::Status s =
+            emitPhase(program, plan, index, *layout, static_cast<int>(p), target, module);
+        !s.ok())
+      return s;
   return absl::OkStatus();
 }
 

@@ -3,8 +3,9 @@
 
 // KernelPlan -> LLVM IR, once for every target, through the Target interface.
 // Each variant of each kernel becomes one function named
-// `<plan.name>.v<index>`. Values are computed element by element from the
-// body's ops (an element generator maps a result index to operand indices:
+// `<plan.name>.v<index>`, or, on targets without a grid barrier inside a
+// kernel, one function per phase (phaseSymbol() in ir/HostPlan.h). Values are computed element by
+// element from the body's ops (an element generator maps a result index to operand indices:
 // broadcast, transpose, slice, concat, pad, gather, reshape by index
 // arithmetic), so a kernel may hold any number of ops.
 

@@ -119,25 +119,27 @@ private:
 /// sums by about a fifth against 1 on x86).
 constexpr int64_t kColumnRowsPerStep = 4;
 
-/// Stores the dominant's value, then the group's other outputs (which read
-/// the dominant back from memory).
+/// Stores the dominant's value, then the group's other outputs of its shape
+/// (which read the dominant back from memory).
 void storeReduced(GroupEmission &group, llvm::Value *value, const std::vector<llvm::Value *> &index,
                   llvm::Value *linear) {
   KernelContext &ctx = group.gen.context();
   const Value *dominant = group.group.dominant->result();
-  int stored = -1;
+  const GroupOutput *stored = nullptr;
   for (const GroupOutput &output : group.outputs) {
     if (output.value != dominant)
       continue;
-    storeElement(ctx.b, dominant->type().elementType(), value,
-                 ctx.buffers[static_cast<size_t>(output.buffer)], linear);
-    stored = output.buffer;
+    llvm::Value *position = linear;
+    if (output.blockLocal)
+      position = ctx.b.CreateSub(linear, output.origin, "", /*HasNUW=*/true, /*HasNSW=*/true);
+    storeElement(ctx.b, dominant->type().elementType(), value, output.base, position);
+    stored = &output;
   }
-  if (stored < 0) {
-    ctx.fail("the reduction " + dominant->name() + " is not written to a buffer");
+  if (!stored) {
+    ctx.fail("the reduction " + dominant->name() + " is not written to memory");
     return;
   }
-  group.gen.setMaterialized(dominant, stored);
+  group.gen.setMaterialized(dominant, stored->base, stored->blockLocal ? stored->origin : nullptr);
   GroupEmission others{group.gen, group.group, {}, group.description};
   for (const GroupOutput &output : group.outputs)
     if (output.value != dominant)
@@ -187,16 +189,31 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   llvm::Value *rows = gen.dim(dimProduct(reduction.keptShape()));
   llvm::Value *cols = gen.dim(dimProduct(reduction.reducedShape()));
   auto [rowBegin, rowEnd] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, rows);
+  const std::vector<DimExpr> &operandShape = reduction.operand()->type().shape();
+  setTileOrigins(group, op.type().shape(), rowBegin);
+  // Values of the operand's shape the group keeps (AStitch's Regional
+  // producer of a row reduction) are written as the row is reduced.
+  setTileOrigins(group, operandShape,
+                 b.CreateMul(rowBegin, cols, "", /*HasNUW=*/true, /*HasNSW=*/true));
+  GroupEmission operandOutputs{gen, group.group, {}, group.description};
+  for (const GroupOutput &output : group.outputs)
+    if (output.value->type().shape() == operandShape && output.value != op.result())
+      operandOutputs.outputs.push_back(output);
   emitLoop(
       b, rowBegin, rowEnd, {},
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
         std::vector<llvm::Value *> kept = gen.unravel(row, reduction.keptShape());
+        llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         LoopResult inner = emitLoop(
             b, b.getInt64(0), cols, reduction.initial(b),
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
-              llvm::Value *value =
-                  gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+              std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
+              llvm::Value *value = gen.emit(reduction.operand(), index);
+              if (!operandOutputs.outputs.empty())
+                storeGroupOutputs(operandOutputs, operandShape, index,
+                                  b.CreateAdd(rowStart, col, "", /*HasNUW=*/true,
+                                              /*HasNSW=*/true));
               return reduction.step(b, state, value, col);
             },
             "col");
@@ -262,6 +279,7 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   }
   // A block past the last batch index does nothing.
   colEnd = b.CreateSelect(b.CreateICmpSLT(batchIndex, batch), colEnd, colBegin);
+  setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
   std::vector<llvm::Value *> batchPrefix = gen.unravel(batchIndex, batchShape);
   llvm::Value *tiles = b.CreateUDiv(
       b.CreateAdd(b.CreateSub(colEnd, colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
@@ -357,6 +375,7 @@ void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {
   const std::vector<DimExpr> &shape = op.type().shape();
   llvm::Value *total = gen.dim(dimProduct(shape));
   auto [begin, end] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, total);
+  setTileOrigins(group, shape, begin);
   emitLoop(
       b, begin, end, {},
       [&](llvm::Value *position, llvm::ArrayRef<llvm::Value *>) {

@@ -70,15 +70,22 @@ void X86Target::emitBlockBarrier(llvm::IRBuilder<> &) {
 
 llvm::Value *X86Target::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                             llvm::Value *elements) {
-  // A fixed-size array in the entry block, so it is allocated once per call
-  // and not per loop iteration. The emitter passes constant sizes.
-  auto *count = llvm::cast<llvm::ConstantInt>(elements);
-  llvm::BasicBlock &entry = kernel_->getEntryBlock();
-  llvm::IRBuilder<> entryBuilder(&entry, entry.getFirstInsertionPt());
-  auto *arrayType = llvm::ArrayType::get(elementType, count->getZExtValue());
-  llvm::AllocaInst *buffer = entryBuilder.CreateAlloca(arrayType, nullptr, "block.buffer");
-  buffer->setAlignment(llvm::Align(std::max<int64_t>(description_.vectorBytes, 16)));
-  (void)b;
+  // One buffer per call, reused by every block the call runs (they run one
+  // after another). A constant size is a fixed array in the entry block; a
+  // size that depends on dims is allocated where the emitter asks, which is
+  // before the block loop. The planner keeps block buffers within
+  // blockBufferBytes, so the stack holds them.
+  llvm::Align align(std::max<int64_t>(description_.vectorBytes, 16));
+  if (auto *count = llvm::dyn_cast<llvm::ConstantInt>(elements)) {
+    llvm::BasicBlock &entry = kernel_->getEntryBlock();
+    llvm::IRBuilder<> entryBuilder(&entry, entry.getFirstInsertionPt());
+    auto *arrayType = llvm::ArrayType::get(elementType, count->getZExtValue());
+    llvm::AllocaInst *buffer = entryBuilder.CreateAlloca(arrayType, nullptr, "block.buffer");
+    buffer->setAlignment(align);
+    return buffer;
+  }
+  llvm::AllocaInst *buffer = b.CreateAlloca(elementType, elements, "block.buffer");
+  buffer->setAlignment(align);
   return buffer;
 }
 

@@ -62,6 +62,10 @@ absl::Status checkPlan(const HostPlan &plan) {
         return bad("step ", step.kernel, " uses buffer ", b, " out of range");
     if (step.kind == HostStep::Kind::Launch && step.variants.empty())
       return bad("kernel ", step.kernel, " has no launch variant");
+    for (const HostLaunchVariant &variant : step.variants)
+      if (variant.phases < 1)
+        return bad("kernel ", step.kernel, " variant ", variant.symbol, " has ", variant.phases,
+                   " phases");
     if (step.kind == HostStep::Kind::Alias && step.buffers.size() != 2)
       return bad("alias step with ", step.buffers.size(), " buffers");
     if (step.kind == HostStep::Kind::Library && step.buffers.empty())
@@ -120,10 +124,15 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
-      absl::StatusOr<CpuKernelFn> fn = executable->object_->lookup(step.kernel, variant.symbol);
-      if (!fn.ok())
-        return fn.status();
-      executable->kernels_[s].push_back(*fn);
+      std::vector<CpuKernelFn> phases;
+      for (int p = 0; p < variant.phases; ++p) {
+        absl::StatusOr<CpuKernelFn> fn =
+            executable->object_->lookup(step.kernel, phaseSymbol(variant.symbol, p));
+        if (!fn.ok())
+          return fn.status();
+        phases.push_back(*fn);
+      }
+      executable->kernels_[s].push_back(std::move(phases));
     }
   }
 
@@ -264,31 +273,30 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
                                       step.variants[*variant].grid.str(), " = ", *grid));
   if (*grid == 0)
     return absl::OkStatus();
-  CpuKernelFn fn = kernels_[stepIndex][*variant];
   std::vector<void *> arguments;
   arguments.reserve(step.buffers.size());
   for (int b : step.buffers)
     arguments.push_back(call.data[static_cast<size_t>(b)]);
   const int64_t *dims = call.symbolValues.data();
-  if (*grid == 1) {
-    fn(arguments.data(), dims, 0, 1);
-    return absl::OkStatus();
-  }
+  int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
   // About four chunks per worker: enough to balance uneven blocks without
   // paying task overhead per block.
-  int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
-  if (workers == 1) {
-    // One worker: run every block on the calling thread, without TBB.
-    fn(arguments.data(), dims, 0, *grid);
-    return absl::OkStatus();
-  }
   int64_t grain = std::max<int64_t>(1, *grid / (workers * 4));
-  tbb::parallel_for(
-      tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),
-      [&](const tbb::blocked_range<int64_t> &range) {
-        fn(arguments.data(), dims, range.begin(), range.end());
-      },
-      tbb::simple_partitioner());
+  // Each phase is one parallel round over the grid; the end of the round is
+  // the grid barrier.
+  for (CpuKernelFn fn : kernels_[stepIndex][*variant]) {
+    if (*grid == 1 || workers == 1) {
+      // One block or one worker: run on the calling thread, without TBB.
+      fn(arguments.data(), dims, 0, *grid);
+      continue;
+    }
+    tbb::parallel_for(
+        tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),
+        [&](const tbb::blocked_range<int64_t> &range) {
+          fn(arguments.data(), dims, range.begin(), range.end());
+        },
+        tbb::simple_partitioner());
+  }
   return absl::OkStatus();
 }
 

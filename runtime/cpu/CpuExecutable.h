@@ -45,8 +45,8 @@ private:
 
   HostPlan plan_;
   std::unique_ptr<LoadedObject> object_;
-  /// Per step, per launch variant (empty for other steps).
-  std::vector<std::vector<CpuKernelFn>> kernels_;
+  /// Per step, per launch variant, one function per phase.
+  std::vector<std::vector<std::vector<CpuKernelFn>>> kernels_;
   /// Per buffer: the uploaded data of Constant buffers.
   std::vector<std::optional<Tensor>> constants_;
   std::shared_ptr<CachingAllocator> allocator_;

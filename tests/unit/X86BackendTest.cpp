@@ -181,7 +181,10 @@ ProgramPlan handMadePlan(std::unique_ptr<Function> body, std::vector<std::string
   variant.grid = DimExpr(1);
   ThreadMapping mapping;
   mapping.rowsPerBlock = 1024;
-  variant.groups.push_back(PlanGroup{dominant, {dominant}, mapping});
+  const std::vector<DimExpr> &shape = dominant->type().shape();
+  mapping.rows = DimExpr(1);
+  mapping.cols = shape.size() == 1 ? shape[0] : DimExpr(1);
+  variant.groups.push_back(PlanGroup{dominant, {dominant}, mapping, variant.grid});
   variant.phases.push_back(PlanPhase{{PlanStage{{0}}}});
   kernel.variants.push_back(std::move(variant));
   kernel.body = std::move(body);
@@ -254,6 +257,69 @@ TEST(X86BackendTest, CompilesOnSeveralThreadsAtOnce) {
     EXPECT_FALSE(object.empty());
     EXPECT_EQ(object, objects[0]); // deterministic
   }
+}
+
+/// A two-group plan over f32[R, 16]: %e = exp %x (group 0), %y = %e + 1
+/// (group 1), %e kept at `level`; the caller places the groups.
+ProgramPlan twoGroupPlan(BufferLevel level, std::vector<PlanPhase> phases, bool scratch) {
+  auto body = std::make_unique<Function>("k0_two", Location{});
+  TensorType type(ElementType::F32, {DimExpr::symbol("R"), DimExpr(16)});
+  Value *x = body->addParam("x", type, Location{});
+  Operation *e = body->createOp(OpKind::Exp, {x}, {}, type, Location{}, "e");
+  Operation *y = body->createOp(OpKind::Neg, {e->result()}, {}, type, Location{}, "y");
+  body->results().push_back(FunctionResult{"y", y->result(), type, Location{}});
+  ProgramPlan program;
+  program.host.symbols = {"R"};
+  KernelPlan kernel;
+  kernel.name = "k0_two";
+  KernelVariant variant;
+  variant.grid = DimExpr::symbol("R");
+  ThreadMapping mapping;
+  mapping.rows = DimExpr::symbol("R");
+  mapping.cols = DimExpr(16);
+  variant.groups.push_back(PlanGroup{e, {e}, mapping, variant.grid});
+  variant.groups.push_back(PlanGroup{y, {y}, mapping, variant.grid});
+  variant.phases = std::move(phases);
+  variant.buffers.push_back(PlanBuffer{e->result(), level, DimExpr(16)});
+  if (scratch)
+    kernel.scratch.push_back(e->result());
+  kernel.variants.push_back(std::move(variant));
+  kernel.body = std::move(body);
+  program.kernels.push_back(std::move(kernel));
+  return program;
+}
+
+TEST(X86BackendTest, BlockBufferReadInItsOwnStageIsAnInternalError) {
+  absl::StatusOr<CompiledProgram> compiled = compileForX86(
+      twoGroupPlan(BufferLevel::Block, {PlanPhase{{PlanStage{{0, 1}}}}}, false), fixedCpu());
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_EQ(compiled.status().code(), absl::StatusCode::kInternal);
+  EXPECT_NE(compiled.status().message().find("outside the later stages"), std::string::npos)
+      << compiled.status();
+}
+
+TEST(X86BackendTest, GlobalBufferNeedsResultOrScratch) {
+  absl::StatusOr<CompiledProgram> compiled =
+      compileForX86(twoGroupPlan(BufferLevel::Global,
+                                 {PlanPhase{{PlanStage{{0}}}}, PlanPhase{{PlanStage{{1}}}}}, false),
+                    fixedCpu());
+  ASSERT_FALSE(compiled.ok());
+  EXPECT_NE(compiled.status().message().find("neither a result nor scratch"), std::string::npos)
+      << compiled.status();
+}
+
+TEST(X86BackendTest, StagesAndPhasesCompileToOneFunctionPerPhase) {
+  absl::StatusOr<CompiledProgram> staged = compileForX86(
+      twoGroupPlan(BufferLevel::Block, {PlanPhase{{PlanStage{{0}}, PlanStage{{1}}}}}, false),
+      fixedCpu());
+  ASSERT_TRUE(staged.ok()) << staged.status();
+  absl::StatusOr<CompiledProgram> phased =
+      compileForX86(twoGroupPlan(BufferLevel::Global,
+                                 {PlanPhase{{PlanStage{{0}}}}, PlanPhase{{PlanStage{{1}}}}}, true),
+                    fixedCpu());
+  ASSERT_TRUE(phased.ok()) << phased.status();
+  EXPECT_NE(phased->object.find("k0_two.v0.p1"), std::string::npos);
+  EXPECT_EQ(staged->object.find("k0_two.v0.p1"), std::string::npos);
 }
 
 } // namespace

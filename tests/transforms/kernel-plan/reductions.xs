@@ -76,7 +76,7 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 // CHECK-NEXT:   variant 0 when (none) grid 4:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows B*S cols 1024 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: %y block 256
+// CHECK-NEXT:     buffers: %y block accumulators 256
 // CHECK-NEXT: }
 // CHECK-LABEL: host @column {
 // CHECK-NEXT:   symbols: [B, S]
@@ -100,7 +100,7 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // CHECK-NEXT:   variant 0 when (none) grid (C + 127)/128:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows R cols C cols/block 128 lanes 8 vector 4
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: %y block 128
+// CHECK-NEXT:     buffers: %y block accumulators 128
 // CHECK-NEXT: }
 // CHECK-LABEL: host @column_sym {
 // CHECK-NEXT:   symbols: [R, C]
@@ -124,7 +124,7 @@ func @column_sym(%x: f64[R, C]) -> (y: f64[C]) {
 // CHECK-NEXT:   variant 0 when (none) grid 3*B:
 // CHECK-NEXT:     group 0 dominant %y: batch-column-reduce batch B rows S cols 768 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: %y block 256
+// CHECK-NEXT:     buffers: %y block accumulators 256
 // CHECK-NEXT: }
 // CHECK-LABEL: host @batch_column {
 // CHECK-NEXT:   symbols: [B, S]

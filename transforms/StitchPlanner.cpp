@@ -1,0 +1,353 @@
+// The stitch planner of one kernel (StitchPlanner.h): dominants, groups,
+// row alignment with the main dominant, edge schemes, phases, stages and
+// buffer levels.
+
+#include "transforms/StitchPlanner.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "transforms/PlanInternal.h"
+
+namespace xs::plan {
+
+namespace {
+
+/// Uses an inlined op may have (counted through other inlined ops) before
+/// it becomes a dominant: recomputing it more often costs more than a
+/// buffer, and deep chains of shared ops would grow the code exponentially.
+constexpr int64_t kMaxInlinedUses = 4;
+
+bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
+
+std::vector<DimExpr> prefixOf(const std::vector<DimExpr> &shape, size_t n) {
+  return {shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size()))};
+}
+
+std::vector<DimExpr> suffixFrom(const std::vector<DimExpr> &shape, size_t n) {
+  return {shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size())), shape.end()};
+}
+
+class KernelStitcher {
+public:
+  KernelStitcher(const Function &body, const TargetDescription &target)
+      : body_(body), target_(target) {}
+
+  StitchedKernel run();
+
+private:
+  void chooseDominants();
+  /// Dominants whose values group `g` reads (through inlined ops).
+  std::vector<int> readsOf(const Operation &dominant) const;
+  /// The row dims of a group aligned with the main mapping's rows `rows`
+  /// (their count), or nullopt when its tiles cannot follow the main ones.
+  std::optional<size_t> alignedRowDims(const Operation &dominant,
+                                       const std::vector<DimExpr> &rows) const;
+  /// True when every read of `producer` by `consumer` is at an index whose
+  /// first `rowDims` dims are the consumer's row index.
+  bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
+  KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
+
+  const Function &body_;
+  const TargetDescription &target_;
+  std::vector<const Operation *> dominants_; // program order
+  absl::flat_hash_map<const Value *, int> groupOf_;
+  absl::flat_hash_set<const Value *> results_;
+  /// Ops inlined into each group, per dominant index, in program order.
+  std::vector<std::vector<const Operation *>> inlined_;
+  int main_ = -1;
+};
+
+void KernelStitcher::chooseDominants() {
+  for (const FunctionResult &r : body_.results())
+    results_.insert(r.value);
+  // Uses of each value, weighted by how often the inlined ops that use it
+  // are themselves recomputed; walked from the last op back.
+  absl::flat_hash_map<const Value *, int64_t> weight;
+  absl::flat_hash_set<const Operation *> dominant;
+  const auto &ops = body_.ops();
+  for (auto it = ops.rbegin(); it != ops.rend(); ++it) {
+    const Operation &op = **it;
+    // A literal is recomputed wherever it is read, unless it is written.
+    if (op.kind() == OpKind::Constant && !results_.contains(op.result()))
+      continue;
+    OpCategory category = op.info().category;
+    bool feedsBroadcast = false;
+    int64_t uses = 0;
+    for (const auto &user : ops)
+      for (const Value *operand : user->operands())
+        if (operand == op.result()) {
+          feedsBroadcast |= user->kind() == OpKind::Broadcast;
+          uses += dominant.contains(user.get()) ? 1 : weight[user->result()];
+        }
+    bool isDominant = results_.contains(op.result()) || isReduction(op) ||
+                      (feedsBroadcast && category == OpCategory::ExpensiveElementwise) ||
+                      (uses > kMaxInlinedUses && category != OpCategory::Broadcast &&
+                       category != OpCategory::Source);
+    if (isDominant)
+      dominant.insert(&op);
+    weight[op.result()] = isDominant ? 1 : std::max<int64_t>(uses, 1);
+  }
+  for (const auto &op : ops)
+    if (dominant.contains(op.get())) {
+      groupOf_[op->result()] = static_cast<int>(dominants_.size());
+      dominants_.push_back(op.get());
+    }
+  // Inlined ops per group: reachable from the dominant through inlined ops.
+  inlined_.resize(dominants_.size());
+  for (size_t g = 0; g < dominants_.size(); ++g) {
+    absl::flat_hash_set<const Operation *> seen;
+    std::vector<const Operation *> stack{dominants_[g]};
+    while (!stack.empty()) {
+      const Operation *op = stack.back();
+      stack.pop_back();
+      for (const Value *operand : op->operands()) {
+        const Operation *def = operand->definingOp();
+        if (def && !groupOf_.contains(operand) && seen.insert(def).second)
+          stack.push_back(def);
+      }
+    }
+    for (const auto &op : ops)
+      if (seen.contains(op.get()))
+        inlined_[g].push_back(op.get());
+  }
+  main_ = static_cast<int>(dominants_.size()) - 1;
+  for (size_t g = 0; g < dominants_.size(); ++g)
+    if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
+      main_ = static_cast<int>(g);
+}
+
+std::vector<int> KernelStitcher::readsOf(const Operation &dominant) const {
+  std::vector<int> reads;
+  absl::flat_hash_set<const Operation *> seen{&dominant};
+  std::vector<const Operation *> stack{&dominant};
+  while (!stack.empty()) {
+    const Operation *op = stack.back();
+    stack.pop_back();
+    for (const Value *operand : op->operands()) {
+      if (auto g = groupOf_.find(operand); g != groupOf_.end()) {
+        if (std::find(reads.begin(), reads.end(), g->second) == reads.end())
+          reads.push_back(g->second);
+      } else if (const Operation *def = operand->definingOp(); def && seen.insert(def).second) {
+        stack.push_back(def);
+      }
+    }
+  }
+  std::sort(reads.begin(), reads.end());
+  return reads;
+}
+
+std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
+                                                     const std::vector<DimExpr> &rows) const {
+  MappingShape shape = classifyMapping(dominant);
+  if (shape.kind == MappingKind::RowReduce) {
+    const std::vector<DimExpr> &in = dominant.operand(0)->type().shape();
+    if (shape.rows != dimProduct(rows) || prefixOf(in, rows.size()) != rows)
+      return std::nullopt;
+    // The kept dims must be exactly the row dims.
+    if (dimProduct(suffixFrom(in, rows.size())) != shape.cols)
+      return std::nullopt;
+    return rows.size();
+  }
+  if (shape.kind != MappingKind::Elementwise)
+    return std::nullopt;
+  const std::vector<DimExpr> &result = dominant.type().shape();
+  if (result.size() < rows.size() || prefixOf(result, rows.size()) != rows)
+    return std::nullopt;
+  return rows.size();
+}
+
+bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation &producer,
+                                     size_t rowDims) const {
+  // (value, guaranteed prefix) pairs already shown to be fine.
+  absl::flat_hash_set<std::pair<const Value *, size_t>> done;
+  std::function<bool(const Value *, size_t)> value;
+  std::function<bool(const Operation &, size_t)> operation = [&](const Operation &op,
+                                                                 size_t prefix) {
+    OpCategory category = op.info().category;
+    bool elementwise =
+        category == OpCategory::LightElementwise || category == OpCategory::ExpensiveElementwise;
+    for (size_t i = 0; i < op.operands().size(); ++i) {
+      const Value *operand = op.operand(static_cast<int>(i));
+      size_t kept = 0;
+      if (elementwise && operand->type().shape() == op.type().shape()) {
+        kept = prefix;
+      } else if (op.kind() == OpKind::Broadcast) {
+        const std::vector<int64_t> &dims = op.attr("dims")->getIntList();
+        const std::vector<DimExpr> &from = operand->type().shape();
+        while (kept < prefix && kept < from.size() && dims[kept] == static_cast<int64_t>(kept) &&
+               from[kept] == op.type().shape()[kept])
+          ++kept;
+      }
+      if (!value(operand, kept))
+        return false;
+    }
+    return true;
+  };
+  value = [&](const Value *v, size_t prefix) {
+    if (v == producer.result())
+      return prefix >= rowDims;
+    const Operation *def = v->definingOp();
+    if (!def || groupOf_.contains(v))
+      return true; // a parameter or another dominant: read from memory
+    if (!done.insert({v, prefix}).second)
+      return true;
+    return operation(*def, prefix);
+  };
+  // A row reduction reads its operand at (row..., reduced...).
+  if (isReduction(consumer))
+    return value(consumer.operand(0), static_cast<size_t>(consumer.operand(0)->type().rank()));
+  return operation(consumer, static_cast<size_t>(consumer.type().rank()));
+}
+
+KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
+                                          StitchedKernel &out) const {
+  const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
+  const ThreadMapping &mainMapping = mainVariant.groups[0].mapping;
+  KernelVariant v;
+  v.predicates = mainVariant.predicates;
+  v.grid = mainVariant.grid;
+
+  // The rows every aligned group shares.
+  std::optional<std::vector<DimExpr>> rows;
+  bool rowMajor = mainMapping.colsPerBlock == 0 && (mainMapping.kind == MappingKind::RowReduce ||
+                                                    mainMapping.kind == MappingKind::Elementwise);
+  if (rowMajor) {
+    const std::vector<DimExpr> &shape =
+        mainMapping.kind == MappingKind::RowReduce
+            ? mainOp.type().shape()
+            : prefixOf(mainOp.type().shape(),
+                       mainOp.type().shape().empty() ? 0 : mainOp.type().shape().size() - 1);
+    rows = shape;
+    if (dimProduct(*rows) != mainMapping.rows)
+      rows.reset();
+  }
+
+  size_t numGroups = dominants_.size();
+  std::vector<std::optional<size_t>> rowDims(numGroups);
+  for (size_t g = 0; g < numGroups; ++g) {
+    const Operation &dominant = *dominants_[g];
+    PlanGroup group;
+    group.dominant = &dominant;
+    group.ops = inlined_[g];
+    group.ops.push_back(&dominant);
+    if (static_cast<int>(g) == main_) {
+      group.mapping = mainMapping;
+      group.blocks = v.grid;
+      rowDims[g] = rows ? std::optional<size_t>(rows->size()) : std::nullopt;
+    } else {
+      std::vector<KernelVariant> own = planVariants(dominant, target_);
+      const KernelVariant &fallback = own.back();
+      group.mapping = fallback.groups[0].mapping;
+      group.blocks = fallback.grid;
+      if (rows)
+        rowDims[g] = alignedRowDims(dominant, *rows);
+      if (rowDims[g]) {
+        const std::vector<DimExpr> &shape = group.mapping.kind == MappingKind::RowReduce
+                                                ? dominant.operand(0)->type().shape()
+                                                : dominant.type().shape();
+        group.mapping.rows = mainMapping.rows;
+        group.mapping.cols = dimProduct(suffixFrom(shape, *rowDims[g]));
+        group.mapping.rowsPerBlock = mainMapping.rowsPerBlock;
+        group.mapping.colsPerBlock = 0;
+        group.blocks = v.grid;
+      } else {
+        for (const PlanBuffer &b : fallback.buffers)
+          v.buffers.push_back(b);
+      }
+    }
+    v.groups.push_back(std::move(group));
+  }
+  for (const PlanBuffer &b : mainVariant.buffers)
+    v.buffers.push_back(b);
+
+  // Edges, phases and stages in program order.
+  std::vector<int> phase(numGroups, 0), stage(numGroups, 0);
+  std::vector<bool> globalReader(numGroups, false), blockReader(numGroups, false);
+  for (size_t g = 0; g < numGroups; ++g) {
+    std::vector<int> reads = readsOf(*dominants_[g]);
+    std::vector<std::pair<int, bool>> edges; // (producer, regional)
+    for (int p : reads) {
+      size_t pi = static_cast<size_t>(p);
+      bool regional = rowDims[g] && rowDims[pi] &&
+                      readsRowLocally(*dominants_[g], *dominants_[pi], *rowDims[pi]);
+      if (regional && !results_.contains(dominants_[pi]->result())) {
+        // The producer's tile must fit the block buffer.
+        const std::vector<DimExpr> &shape = dominants_[pi]->type().shape();
+        DimExpr elements =
+            DimExpr(mainMapping.rowsPerBlock) * dimProduct(suffixFrom(shape, *rowDims[pi]));
+        std::optional<int64_t> count = elements.constantValue();
+        regional = count && *count * elementByteSize(dominants_[pi]->type().elementType()) <=
+                                target_.blockBufferBytes;
+      }
+      edges.emplace_back(p, regional);
+      phase[g] = std::max(phase[g], phase[pi] + (regional ? 0 : 1));
+    }
+    for (auto [p, regional] : edges) {
+      size_t pi = static_cast<size_t>(p);
+      if (regional && phase[pi] == phase[g]) {
+        stage[g] = std::max(stage[g], stage[pi] + 1);
+        blockReader[pi] = true;
+      } else {
+        globalReader[pi] = true;
+      }
+    }
+  }
+  int numPhases = numGroups == 0 ? 1 : *std::max_element(phase.begin(), phase.end()) + 1;
+  v.phases.resize(static_cast<size_t>(numPhases));
+  for (size_t g = 0; g < numGroups; ++g) {
+    PlanPhase &p = v.phases[static_cast<size_t>(phase[g])];
+    if (p.stages.size() <= static_cast<size_t>(stage[g]))
+      p.stages.resize(static_cast<size_t>(stage[g]) + 1);
+    p.stages[static_cast<size_t>(stage[g])].groups.push_back(static_cast<int>(g));
+  }
+  // Stages left empty by the numbering are dropped.
+  for (PlanPhase &p : v.phases)
+    p.stages.erase(std::remove_if(p.stages.begin(), p.stages.end(),
+                                  [](const PlanStage &s) { return s.groups.empty(); }),
+                   p.stages.end());
+
+  for (size_t g = 0; g < numGroups; ++g) {
+    const Value *value = dominants_[g]->result();
+    if (results_.contains(value) || (!globalReader[g] && !blockReader[g]))
+      continue;
+    if (globalReader[g]) {
+      v.buffers.push_back(PlanBuffer{value, BufferLevel::Global, value->type().numElements()});
+      if (std::find(out.scratch.begin(), out.scratch.end(), value) == out.scratch.end())
+        out.scratch.push_back(value);
+    } else {
+      v.buffers.push_back(
+          PlanBuffer{value, BufferLevel::Block,
+                     DimExpr(mainMapping.rowsPerBlock) *
+                         dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
+    }
+  }
+  return v;
+}
+
+StitchedKernel KernelStitcher::run() {
+  chooseDominants();
+  StitchedKernel out;
+  if (dominants_.empty())
+    return out;
+  for (const KernelVariant &mainVariant :
+       planVariants(*dominants_[static_cast<size_t>(main_)], target_))
+    out.variants.push_back(planVariant(mainVariant, out));
+  // Scratch in program order, so plans print the same every time.
+  std::vector<const Value *> ordered;
+  for (const Operation *d : dominants_)
+    if (std::find(out.scratch.begin(), out.scratch.end(), d->result()) != out.scratch.end())
+      ordered.push_back(d->result());
+  out.scratch = std::move(ordered);
+  return out;
+}
+
+} // namespace
+
+StitchedKernel planStitchedKernel(const Function &body, const TargetDescription &target) {
+  return KernelStitcher(body, target).run();
+}
+
+} // namespace xs::plan
