@@ -1,5 +1,6 @@
-// KernelPlan -> LLVM IR. Every phase of a variant is one function on the
-// x86 target (the runtime's parallel rounds are the grid barrier): it loads
+// KernelPlan -> LLVM IR. A variant is one function with grid barriers
+// between its phases on targets that have one, and one function per phase
+// elsewhere (x86: the runtime's parallel rounds are the barrier). It loads
 // its argument pointers and dims once in the entry block, allocates the
 // phase's block buffers, then runs the target's block loop; each block runs
 // the phase's stages in order, each group with the loops of its mapping kind
@@ -137,14 +138,16 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
   }
 }
 
-/// One phase of a variant as one function.
-absl::Status emitPhase(const ProgramPlan &program, const KernelPlan &plan, size_t index,
-                       const VariantLayout &layout, int phase, Target &target,
-                       llvm::Module &module) {
+/// Phases [first, last] of a variant as one function: each phase is a loop
+/// over the blocks, with a grid barrier between phases (targets that split
+/// phases call this once per phase).
+absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size_t index,
+                        const VariantLayout &layout, int first, int last, Target &target,
+                        llvm::Module &module) {
   const KernelVariant &variant = plan.variants[index];
   llvm::IRBuilder<> b(module.getContext());
   llvm::Function *function =
-      target.createKernel(module, phaseSymbol(kernelSymbol(plan, index), phase), b);
+      target.createKernel(module, phaseSymbol(kernelSymbol(plan, index), first), b);
   KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, absl::OkStatus()};
   size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size();
   for (size_t i = 0; i < numArgs; ++i)
@@ -153,59 +156,72 @@ absl::Status emitPhase(const ProgramPlan &program, const KernelPlan &plan, size_
     ctx.symbols[program.host.symbols[i]] = target.dimArg(b, static_cast<int>(i));
   ElementGenerator gen(ctx);
 
-  // What earlier phases left in global memory is read, not recomputed.
+  // What earlier functions left in global memory is read, not recomputed.
   for (auto [value, group] : layout.writer)
-    if (layout.phaseOf[static_cast<size_t>(group)] < phase && layout.globalArg.contains(value))
+    if (layout.phaseOf[static_cast<size_t>(group)] < first && layout.globalArg.contains(value))
       gen.setMaterialized(value, ctx.buffers[static_cast<size_t>(layout.globalArg.at(value))]);
 
   absl::flat_hash_map<const Value *, llvm::Value *> blockBase;
-  for (auto [value, buffer] : layout.blockBuffer)
-    if (layout.phaseOf[static_cast<size_t>(layout.writer.at(value))] == phase)
+  for (auto [value, buffer] : layout.blockBuffer) {
+    int phase = layout.phaseOf[static_cast<size_t>(layout.writer.at(value))];
+    if (phase >= first && phase <= last)
       blockBase[value] = target.allocateBlockBuffer(
           b, storageType(b.getContext(), value->type().elementType()), gen.dim(buffer->elements));
+  }
   llvm::Value *grid = gen.dim(variant.grid);
 
-  const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;
-  target.emitBlockLoop(b, [&](llvm::Value *blockId) {
-    for (size_t s = 0; s < stages.size(); ++s) {
-      for (int g : stages[s].groups) {
-        const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
-        GroupEmission emission{gen, group, {}, target.description()};
-        for (const Operation *op : group.ops) {
-          const Value *value = op->result();
-          if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
-            emission.outputs.push_back(
-                {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
-          else if (auto base = blockBase.find(value); base != blockBase.end())
-            emission.outputs.push_back({value, base->second, true, nullptr});
-        }
-        if (group.blocks == variant.grid) {
-          emitGroup(emission, blockId);
-        } else {
-          // The group's blocks blockId, blockId + grid, ...
-          llvm::Value *groupBlocks = gen.dim(group.blocks);
-          llvm::Value *remaining = b.CreateSub(groupBlocks, blockId);
-          llvm::Value *count = b.CreateSelect(
-              b.CreateICmpSGT(remaining, b.getInt64(0)),
-              b.CreateUDiv(b.CreateAdd(remaining, b.CreateSub(grid, b.getInt64(1))), grid),
-              b.getInt64(0));
-          emitLoop(
-              b, b.getInt64(0), count, {},
-              [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
-                emitGroup(emission, b.CreateAdd(blockId, b.CreateMul(k, grid)));
-                return std::vector<llvm::Value *>{};
-              },
-              "stride");
-        }
-        for (const GroupOutput &output : emission.outputs)
-          if (!output.blockLocal || output.origin)
+  for (int phase = first; phase <= last; ++phase) {
+    const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;
+    std::vector<const Value *> blockLocal;
+    target.emitBlockLoop(b, [&](llvm::Value *blockId) {
+      for (size_t s = 0; s < stages.size(); ++s) {
+        for (int g : stages[s].groups) {
+          const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
+          GroupEmission emission{gen, group, {}, target.description()};
+          for (const Operation *op : group.ops) {
+            const Value *value = op->result();
+            if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
+              emission.outputs.push_back(
+                  {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
+            else if (auto base = blockBase.find(value); base != blockBase.end())
+              emission.outputs.push_back({value, base->second, true, nullptr});
+          }
+          if (group.blocks == variant.grid) {
+            emitGroup(emission, blockId);
+          } else {
+            // The group's blocks blockId, blockId + grid, ...
+            llvm::Value *remaining = b.CreateSub(gen.dim(group.blocks), blockId);
+            llvm::Value *count = b.CreateSelect(
+                b.CreateICmpSGT(remaining, b.getInt64(0)),
+                b.CreateUDiv(b.CreateAdd(remaining, b.CreateSub(grid, b.getInt64(1))), grid),
+                b.getInt64(0));
+            emitLoop(
+                b, b.getInt64(0), count, {},
+                [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
+                  emitGroup(emission, b.CreateAdd(blockId, b.CreateMul(k, grid)));
+                  return std::vector<llvm::Value *>{};
+                },
+                "stride");
+          }
+          for (const GroupOutput &output : emission.outputs) {
+            if (output.blockLocal && !output.origin)
+              continue;
             gen.setMaterialized(output.value, output.base,
                                 output.blockLocal ? output.origin : nullptr);
+            if (output.blockLocal)
+              blockLocal.push_back(output.value);
+          }
+        }
+        if (s + 1 < stages.size())
+          target.emitBlockBarrier(b);
       }
-      if (s + 1 < stages.size())
-        target.emitBlockBarrier(b);
-    }
-  });
+    });
+    // Block tiles die with the phase (their origins live in its loop).
+    for (const Value *value : blockLocal)
+      gen.forget(value);
+    if (phase < last)
+      target.emitGridBarrier(b);
+  }
   b.CreateRetVoid();
   if (!ctx.status.ok()) {
     function->eraseFromParent();
@@ -219,10 +235,11 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
   absl::StatusOr<VariantLayout> layout = layoutVariant(plan, plan.variants[index]);
   if (!layout.ok())
     return layout.status();
-  for (size_t p = 0; p < plan.variants[index].phases.size(); ++p)
-    if (absl::Status s =
-            emitPhase(program, plan, index, *layout, static_cast<int>(p), target, module);
-        !s.ok())
+  int phases = static_cast<int>(plan.variants[index].phases.size());
+  if (target.hasGridBarrier())
+    return emitPhases(program, plan, index, *layout, 0, phases - 1, target, module);
+  for (int p = 0; p < phases; ++p)
+    if (absl::Status s = emitPhases(program, plan, index, *layout, p, p, target, module); !s.ok())
       return s;
   return absl::OkStatus();
 }

@@ -41,6 +41,14 @@ public:
   virtual llvm::Value *laneCount(llvm::IRBuilder<> &b) = 0;
   /// Ends a stage: all lanes of the block see each other's writes after it.
   virtual void emitBlockBarrier(llvm::IRBuilder<> &b) = 0;
+  /// True when a kernel can wait for every block of its grid (a GPU with all
+  /// blocks co-resident): the phases of a variant are one function with
+  /// emitGridBarrier() between them. False (x86): each phase is a function
+  /// of its own (phaseSymbol() in ir/HostPlan.h), and the runtime's rounds
+  /// over the grid are the barrier.
+  virtual bool hasGridBarrier() const = 0;
+  /// Ends a phase inside a kernel; only called when hasGridBarrier().
+  virtual void emitGridBarrier(llvm::IRBuilder<> &b) = 0;
   /// Per-block scratch of `bytes` bytes (shared memory on GPUs, an aligned
   /// stack or per-task buffer on CPU), aligned to the vector width.
   virtual llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,

@@ -1,5 +1,7 @@
 #include "backends/x86/X86Target.h"
 
+#include <cassert>
+
 #include "backends/common/LoopBuilder.h"
 #include "llvm/IR/MDBuilder.h"
 
@@ -66,6 +68,10 @@ llvm::Value *X86Target::laneCount(llvm::IRBuilder<> &b) { return b.getInt64(1); 
 
 void X86Target::emitBlockBarrier(llvm::IRBuilder<> &) {
   // One lane per block: its own writes are visible to it in program order.
+}
+
+void X86Target::emitGridBarrier(llvm::IRBuilder<> &) {
+  assert(false && "x86 splits phases into functions; the emitter never asks for a grid barrier");
 }
 
 llvm::Value *X86Target::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,

@@ -38,6 +38,8 @@ public:
   llvm::Value *laneId(llvm::IRBuilder<> &b) override;
   llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
   void emitBlockBarrier(llvm::IRBuilder<> &b) override;
+  bool hasGridBarrier() const override { return false; }
+  void emitGridBarrier(llvm::IRBuilder<> &b) override;
   llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                    llvm::Value *elements) override;
   llvm::Value *emitCrossLaneReduce(

@@ -8,6 +8,7 @@
 
 #include "backends/common/KernelEmitter.h"
 #include "backends/x86/X86Backend.h"
+#include "backends/x86/X86Target.h"
 #include "ir/Parser.h"
 #include "transforms/PlanProgram.h"
 #include "transforms/ShapeInference.h"
@@ -320,6 +321,36 @@ TEST(X86BackendTest, StagesAndPhasesCompileToOneFunctionPerPhase) {
   ASSERT_TRUE(phased.ok()) << phased.status();
   EXPECT_NE(phased->object.find("k0_two.v0.p1"), std::string::npos);
   EXPECT_EQ(staged->object.find("k0_two.v0.p1"), std::string::npos);
+}
+
+/// The x86 target as a GPU-like target would use it: one function per
+/// variant with a grid barrier (a call the test can find) between phases.
+class GridBarrierTarget : public X86Target {
+public:
+  GridBarrierTarget()
+      : X86Target(
+            x86TargetDescription(fixedCpu()), "x86-64-v3", "",
+            "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128") {}
+  bool hasGridBarrier() const override { return true; }
+  void emitGridBarrier(llvm::IRBuilder<> &b) override {
+    llvm::Module *module = b.GetInsertBlock()->getModule();
+    b.CreateCall(
+        module->getOrInsertFunction("grid.barrier", llvm::FunctionType::get(b.getVoidTy(), false)));
+  }
+};
+
+TEST(X86BackendTest, TargetsWithAGridBarrierGetOneFunctionPerVariant) {
+  ProgramPlan plan = twoGroupPlan(BufferLevel::Global,
+                                  {PlanPhase{{PlanStage{{0}}}}, PlanPhase{{PlanStage{{1}}}}}, true);
+  llvm::LLVMContext context;
+  llvm::Module module("grid", context);
+  GridBarrierTarget target;
+  ASSERT_TRUE(emitProgramKernels(plan, target, module).ok());
+  EXPECT_NE(module.getFunction("k0_two.v0"), nullptr);
+  EXPECT_EQ(module.getFunction("k0_two.v0.p1"), nullptr);
+  llvm::Function *barrier = module.getFunction("grid.barrier");
+  ASSERT_NE(barrier, nullptr);
+  EXPECT_EQ(barrier->getNumUses(), 1u);
 }
 
 } // namespace
