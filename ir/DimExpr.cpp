@@ -231,8 +231,19 @@ absl::StatusOr<int64_t> DimExpr::evaluate(const DimBindings &bindings) const {
 }
 
 DimExpr DimExpr::substitute(const absl::flat_hash_map<std::string, DimExpr> &map) const {
+  if (map.empty())
+    return *this;
+  // Terms are collected and normalized once: adding them one by one would
+  // sort the growing polynomial once per term.
   DimExpr result;
   for (const DimTerm &t : terms_) {
+    bool unchanged = std::all_of(t.factors.begin(), t.factors.end(), [&](const DimAtom &a) {
+      return a.isSymbol() && !map.contains(a.symbol);
+    });
+    if (unchanged) {
+      result.terms_.push_back(t);
+      continue;
+    }
     DimExpr product(t.coefficient);
     for (const DimAtom &a : t.factors) {
       if (a.isSymbol()) {
@@ -242,8 +253,9 @@ DimExpr DimExpr::substitute(const absl::flat_hash_map<std::string, DimExpr> &map
         product = product * floorDiv(a.numerator->substitute(map), a.divisor);
       }
     }
-    result = result + product;
+    result.terms_.insert(result.terms_.end(), product.terms_.begin(), product.terms_.end());
   }
+  result.normalize();
   return result;
 }
 

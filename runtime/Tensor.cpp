@@ -80,7 +80,8 @@ Tensor toTensor(const HostTensor &t) {
     break;
   }
   case ElementType::F64:
-    std::memcpy(data, t.floats().data(), static_cast<size_t>(n) * sizeof(double));
+    if (n > 0)
+      std::memcpy(data, t.floats().data(), static_cast<size_t>(n) * sizeof(double));
     break;
   case ElementType::F16: {
     uint16_t *out = static_cast<uint16_t *>(data);

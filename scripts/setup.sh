@@ -9,6 +9,7 @@ packages=(
   llvm-19-dev llvm-19-tools lld-19      # LLVM 19: the backends' code generator; FileCheck and lit
   libtbb-dev libabsl-dev libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libdlpack-dev
+  graphviz                              # dot: renders xstitch-run --explain=dot
 )
 
 missing=()

@@ -55,10 +55,20 @@ std::string formatRunReportJson(const RunReport &r) {
     std::vector<std::string> ops;
     for (const std::string &op : k.ops)
       ops.push_back(jsonQuote(op));
-    kernels.push_back(
-        absl::StrCat("{\"name\": ", jsonQuote(k.name), ", \"kind\": ", jsonQuote(k.kind),
-                     ", \"ops\": [", absl::StrJoin(ops, ", "), "], \"time_us\": ",
-                     optional(k.medianSeconds, [](double s) { return number(s * 1e6); }), "}"));
+    std::vector<std::string> edges;
+    for (const EdgeReport &e : k.edges)
+      edges.push_back(absl::StrCat("{\"value\": ", jsonQuote(e.value),
+                                   ", \"scheme\": ", jsonQuote(e.scheme), "}"));
+    auto asNumber = [](double v) { return number(v); };
+    kernels.push_back(absl::StrCat(
+        "{\"name\": ", jsonQuote(k.name), ", \"kind\": ", jsonQuote(k.kind), ", \"ops\": [",
+        absl::StrJoin(ops, ", "),
+        "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
+        ", \"variant\": ", optional(k.variant, [](int v) { return absl::StrCat(v); }),
+        ", \"phases\": ", optional(k.phases, [](int v) { return absl::StrCat(v); }),
+        ", \"schemes\": [", absl::StrJoin(edges, ", "),
+        "], \"bytes_moved\": ", optional(k.bytesMoved, asNumber),
+        ", \"minimum_bytes\": ", optional(k.minimumBytes, asNumber), "}"));
   }
   for (const ResultReport &res : r.results)
     results.push_back(

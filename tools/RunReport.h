@@ -10,11 +10,24 @@
 
 namespace xs {
 
+/// One edge between groups of a stitched kernel's launched variant.
+struct EdgeReport {
+  std::string value;  // the IR value crossing it
+  std::string scheme; // "regional" or "global"
+};
+
 struct KernelReport {
   std::string name;
   std::string kind; // "launch" or "library"
   std::vector<std::string> ops;
   std::optional<double> medianSeconds; // when benchmarking
+  /// Launches: the variant the run's dims pick, its phases and edges, and
+  /// bytes moved (the cost model's estimate) against the minimum.
+  std::optional<int> variant;
+  std::optional<int> phases;
+  std::vector<EdgeReport> edges;
+  std::optional<double> bytesMoved;
+  std::optional<double> minimumBytes;
 };
 
 struct ResultReport {

@@ -14,6 +14,7 @@
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "tools/Explain.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
 #include "tools/common/CommandLine.h"
@@ -46,6 +47,11 @@ const std::vector<FlagSpec> kFlags = {
     {"report", true, false, "json",
      "print one JSON object describing the run on stdout at the end (other output goes to "
      "stderr)"},
+    {"explain", true, false, "text|dot",
+     "print the stitch plan of every kernel (ops, groups, edge schemes, buffers, thread "
+     "mappings, bytes moved) as text or as a Graphviz graph, and exit; --dim values pick the "
+     "variants and evaluate sizes",
+     "text"},
     {"emit", true, false, "llvm|llvm-unopt",
      "print the kernels' LLVM IR (optimized, or as emitted) and exit"},
     {"cpu", true, false, "NAME", "LLVM CPU to generate x86 code for (default: the host's)"},
@@ -216,6 +222,29 @@ std::vector<KernelReport> kernelsOf(const Executable *executable) {
   return kernels;
 }
 
+// Adds what the stitch plan says about each launch: the variant the dims
+// pick, its phases and edge schemes, bytes moved against the minimum.
+void describeLaunches(const ProgramPlan &plan, const DimBindings &dims,
+                      std::vector<KernelReport> &kernels) {
+  for (KernelReport &k : kernels)
+    for (const KernelPlan &kernel : plan.kernels) {
+      if (k.kind != "launch" || kernel.name != k.name)
+        continue;
+      size_t v = selectedVariant(kernel, dims);
+      const KernelVariant &variant = kernel.variants[v];
+      k.variant = static_cast<int>(v);
+      k.phases = static_cast<int>(variant.phases.size());
+      for (const PlanEdge &e : variant.edges)
+        k.edges.push_back({"%" + e.value->name(), std::string(stitchSchemeName(e.scheme))});
+      const DimExpr &moved =
+          variant.estimatedBytes != DimExpr(0) ? variant.estimatedBytes : kernel.minimumBytes;
+      if (absl::StatusOr<int64_t> bytes = moved.evaluate(dims); bytes.ok())
+        k.bytesMoved = static_cast<double>(*bytes);
+      if (absl::StatusOr<int64_t> bytes = kernel.minimumBytes.evaluate(dims); bytes.ok())
+        k.minimumBytes = static_cast<double>(*bytes);
+    }
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.empty() ? 0 : v[v.size() / 2];
@@ -307,6 +336,30 @@ int run(int argc, char **argv) {
     return kExitOk;
   }
 
+  if (args->has("explain")) {
+    std::string what = args->get("explain");
+    if (what != "text" && what != "dot")
+      return report(absl::InvalidArgumentError(
+          absl::StrCat("--explain supports text and dot, got '", what, "'")));
+    if (device == "ref")
+      return report(absl::InvalidArgumentError(
+          "--explain needs a compiling device; the reference interpreter plans no kernels"));
+    DimBindings dims;
+    for (const std::string &spec : args->getAll("dim")) {
+      auto assignment = splitAssignment(spec, "dim");
+      int64_t value = 0;
+      if (!assignment.ok() || !absl::SimpleAtoi(assignment->second, &value))
+        return report(absl::InvalidArgumentError(
+            absl::StrCat("--dim needs SYM=N with an integer N, got '", spec, "'")));
+      dims[assignment->first] = value;
+    }
+    absl::StatusOr<ProgramPlan> plan = planFunction(**function, *compileOptions);
+    if (!plan.ok())
+      return report(plan.status());
+    std::cout << (what == "dot" ? explainPlanDot(*plan, dims) : explainPlan(*plan, dims));
+    return kExitOk;
+  }
+
   InputRequest request;
   request.inputs = args->getAll("input");
   request.dims = args->getAll("dim");
@@ -348,6 +401,13 @@ int run(int argc, char **argv) {
   }
   Runner runner(**function, executable);
   runReport.kernels = kernelsOf(executable.get());
+  if (executable) {
+    DimBindings dims(inputs->dims.begin(), inputs->dims.end());
+    absl::StatusOr<ProgramPlan> plan = planFunction(**function, *compileOptions);
+    if (!plan.ok())
+      return report(plan.status());
+    describeLaunches(*plan, dims, runReport.kernels);
+  }
 
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<HostTensor>> outputs = runner.run(inputs->tensors, nullptr);

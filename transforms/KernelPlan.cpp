@@ -40,6 +40,17 @@ std::string_view mappingKindName(MappingKind kind) {
   return "?";
 }
 
+std::string_view stitchSchemeName(StitchScheme scheme) {
+  switch (scheme) {
+  case StitchScheme::Regional:
+    return "regional";
+  case StitchScheme::Global:
+    return "global";
+  }
+  assert(false && "unknown stitch scheme");
+  return "?";
+}
+
 namespace {
 
 std::string valueRef(const Value *v) { return strCat("%", v->name()); }
@@ -95,6 +106,15 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
                              b.accumulators ? " accumulators " : " ", b.elements.str()));
   out += strCat("    buffers: ",
                 buffers.empty() ? std::string("(none)") : absl::StrJoin(buffers, ", "), "\n");
+  if (!v.edges.empty()) {
+    std::vector<std::string> edges;
+    for (const PlanEdge &e : v.edges)
+      edges.push_back(strCat(valueRef(e.value), " ", e.producer, "->", e.consumer, " ",
+                             stitchSchemeName(e.scheme)));
+    out += strCat("    edges: ", absl::StrJoin(edges, ", "), "\n");
+  }
+  if (v.estimatedBytes != DimExpr(0))
+    out += strCat("    estimated bytes ", v.estimatedBytes.str(), "\n");
 }
 
 } // namespace

@@ -81,8 +81,9 @@ struct PlanGroup {
   const Operation *dominant = nullptr;
   std::vector<const Operation *> ops; // in program order
   ThreadMapping mapping;
-  /// Blocks the mapping needs. When it is not the variant's grid, each block
-  /// of the grid covers the group's blocks id, id + grid, id + 2*grid, ...
+  /// Blocks the mapping needs. When it is not the variant's grid, the grid's
+  /// blocks spread = max(grid / blocks, 1) apart take the group's blocks:
+  /// grid block s*spread runs group blocks s, s + grid/spread, ...
   DimExpr blocks;
 };
 
@@ -106,12 +107,30 @@ struct PlanBuffer {
   bool accumulators = false;
 };
 
+/// How a value crosses from the group that computes it to a group that
+/// reads it (AStitch's schemes; Local is not an edge: a Local value is
+/// recomputed inside every group that reads it, and listed in its ops).
+enum class StitchScheme : uint8_t { Regional, Global };
+std::string_view stitchSchemeName(StitchScheme scheme);
+
+struct PlanEdge {
+  const Value *value = nullptr;
+  int producer = -1; // group indices
+  int consumer = -1;
+  StitchScheme scheme = StitchScheme::Global;
+};
+
 struct KernelVariant {
   std::vector<DimPredicate> predicates; // empty: always applies
   DimExpr grid;                         // number of blocks
   std::vector<PlanGroup> groups;
   std::vector<PlanPhase> phases;
   std::vector<PlanBuffer> buffers;
+  std::vector<PlanEdge> edges;
+  /// The cost model's estimate of the bytes this variant moves through
+  /// global memory (each group's reads, every write); empty when the
+  /// planner did not estimate it (one op per kernel: KernelPlan::minimumBytes).
+  DimExpr estimatedBytes;
 };
 
 struct KernelPlan {

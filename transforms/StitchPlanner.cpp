@@ -5,6 +5,7 @@
 #include "transforms/StitchPlanner.h"
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #include "absl/container/flat_hash_map.h"
@@ -19,6 +20,11 @@ namespace {
 /// it becomes a dominant: recomputing it more often costs more than a
 /// buffer, and deep chains of shared ops would grow the code exponentially.
 constexpr int64_t kMaxInlinedUses = 4;
+/// The most uses an op the cost model chose to recompute may have: past it,
+/// code size would grow too fast.
+constexpr int64_t kMaxRecomputedUses = 16;
+/// Every symbol's value when the cost model compares two plans' estimates.
+constexpr int64_t kRepresentativeDim = 4096;
 
 bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
 
@@ -32,8 +38,11 @@ std::vector<DimExpr> suffixFrom(const std::vector<DimExpr> &shape, size_t n) {
 
 class KernelStitcher {
 public:
-  KernelStitcher(const Function &body, const TargetDescription &target)
-      : body_(body), target_(target) {}
+  /// `recompute`: values the cost model chose to recompute in every group
+  /// that reads them rather than keep in memory.
+  KernelStitcher(const Function &body, const TargetDescription &target,
+                 const absl::flat_hash_set<const Value *> &recompute)
+      : body_(body), target_(target), recompute_(recompute) {}
 
   StitchedKernel run();
 
@@ -50,8 +59,15 @@ private:
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
 
+  /// The parameters a group reads (through its inlined ops).
+  std::vector<const Value *> paramsRead(size_t group) const;
+  /// The cost model: bytes a variant moves through global memory.
+  DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
+                        const std::vector<int> &phase) const;
+
   const Function &body_;
   const TargetDescription &target_;
+  const absl::flat_hash_set<const Value *> &recompute_;
   std::vector<const Operation *> dominants_; // program order
   absl::flat_hash_map<const Value *, int> groupOf_;
   absl::flat_hash_set<const Value *> results_;
@@ -82,10 +98,12 @@ void KernelStitcher::chooseDominants() {
           feedsBroadcast |= user->kind() == OpKind::Broadcast;
           uses += dominant.contains(user.get()) ? 1 : weight[user->result()];
         }
-    bool isDominant = results_.contains(op.result()) || isReduction(op) ||
-                      (feedsBroadcast && category == OpCategory::ExpensiveElementwise) ||
-                      (uses > kMaxInlinedUses && category != OpCategory::Broadcast &&
-                       category != OpCategory::Source);
+    int64_t maxUses = recompute_.contains(op.result()) ? kMaxRecomputedUses : kMaxInlinedUses;
+    bool promoted = !recompute_.contains(op.result()) && feedsBroadcast &&
+                    category == OpCategory::ExpensiveElementwise;
+    bool isDominant =
+        results_.contains(op.result()) || isReduction(op) || promoted ||
+        (uses > maxUses && category != OpCategory::Broadcast && category != OpCategory::Source);
     if (isDominant)
       dominant.insert(&op);
     weight[op.result()] = isDominant ? 1 : std::max<int64_t>(uses, 1);
@@ -202,6 +220,25 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
   return operation(consumer, static_cast<size_t>(consumer.type().rank()));
 }
 
+std::vector<const Value *> KernelStitcher::paramsRead(size_t group) const {
+  std::vector<const Value *> params;
+  absl::flat_hash_set<const Value *> seen;
+  std::vector<const Operation *> stack{dominants_[group]};
+  while (!stack.empty()) {
+    const Operation *op = stack.back();
+    stack.pop_back();
+    for (const Value *operand : op->operands()) {
+      if (groupOf_.contains(operand) || !seen.insert(operand).second)
+        continue;
+      if (operand->isParam())
+        params.push_back(operand);
+      else if (const Operation *def = operand->definingOp())
+        stack.push_back(def);
+    }
+  }
+  return params;
+}
+
 KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                                           StitchedKernel &out) const {
   const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
@@ -209,6 +246,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
   KernelVariant v;
   v.predicates = mainVariant.predicates;
   v.grid = mainVariant.grid;
+  v.estimatedBytes = DimExpr(0);
 
   // The rows every aligned group shares.
   std::optional<std::vector<DimExpr>> rows;
@@ -287,11 +325,14 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
     }
     for (auto [p, regional] : edges) {
       size_t pi = static_cast<size_t>(p);
+      const Value *value = dominants_[pi]->result();
       if (regional && phase[pi] == phase[g]) {
         stage[g] = std::max(stage[g], stage[pi] + 1);
         blockReader[pi] = true;
+        v.edges.push_back({value, p, static_cast<int>(g), StitchScheme::Regional});
       } else {
         globalReader[pi] = true;
+        v.edges.push_back({value, p, static_cast<int>(g), StitchScheme::Global});
       }
     }
   }
@@ -324,7 +365,38 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                          dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
     }
   }
+  v.estimatedBytes = estimateBytes(v, rowDims, phase);
   return v;
+}
+
+DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
+                                      const std::vector<std::optional<size_t>> &rowDims,
+                                      const std::vector<int> &phase) const {
+  // Groups that share the main rows read their block's tiles while they are
+  // in cache: a parameter costs one pass per phase that reads it. Other
+  // groups read theirs on their own. A value crossing a grid barrier costs
+  // its write and one read per phase that reads it; block buffers nothing.
+  DimExpr bytes(0);
+  absl::flat_hash_set<std::pair<const Value *, int>> read;
+  for (size_t g = 0; g < dominants_.size(); ++g) {
+    for (const Value *param : paramsRead(g)) {
+      if (rowDims[g] && !read.insert({param, phase[g]}).second)
+        continue;
+      bytes = bytes + tensorBytes(param->type());
+    }
+    if (results_.contains(dominants_[g]->result()))
+      bytes = bytes + tensorBytes(dominants_[g]->type());
+  }
+  absl::flat_hash_set<const Value *> written;
+  for (const PlanEdge &e : v.edges) {
+    if (e.scheme != StitchScheme::Global)
+      continue;
+    if (!results_.contains(e.value) && written.insert(e.value).second)
+      bytes = bytes + tensorBytes(e.value->type());
+    if (read.insert({e.value, phase[static_cast<size_t>(e.consumer)]}).second)
+      bytes = bytes + tensorBytes(e.value->type());
+  }
+  return bytes;
 }
 
 StitchedKernel KernelStitcher::run() {
@@ -346,8 +418,51 @@ StitchedKernel KernelStitcher::run() {
 
 } // namespace
 
+namespace {
+
+/// Dominants that are neither results nor reductions (kept only to save
+/// recomputation) which the plan keeps in global scratch.
+std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel) {
+  std::vector<const Value *> promotions;
+  for (const Value *value : kernel.scratch)
+    if (!isReduction(*value->definingOp()))
+      promotions.push_back(value);
+  return promotions;
+}
+
+/// The cost model's figure for comparing plans: the catch-all variant's
+/// estimated bytes with every symbol at kRepresentativeDim.
+int64_t representativeBytes(const StitchedKernel &kernel) {
+  const DimExpr &bytes = kernel.variants.back().estimatedBytes;
+  DimBindings dims;
+  for (const std::string &symbol : bytes.symbols())
+    dims[symbol] = kRepresentativeDim;
+  absl::StatusOr<int64_t> value = bytes.evaluate(dims);
+  return value.ok() ? *value : std::numeric_limits<int64_t>::max();
+}
+
+} // namespace
+
 StitchedKernel planStitchedKernel(const Function &body, const TargetDescription &target) {
-  return KernelStitcher(body, target).run();
+  // Candidate plans: ops kept only to avoid recomputing them are first
+  // dominants; where that costs a round trip through global memory, the
+  // plan that recomputes them instead is tried, and the one moving fewer
+  // bytes wins.
+  absl::flat_hash_set<const Value *> recompute;
+  StitchedKernel best = KernelStitcher(body, target, recompute).run();
+  while (!best.variants.empty()) {
+    std::vector<const Value *> candidates = scratchedPromotions(best);
+    if (candidates.empty())
+      break;
+    absl::flat_hash_set<const Value *> wider = recompute;
+    wider.insert(candidates.begin(), candidates.end());
+    StitchedKernel other = KernelStitcher(body, target, wider).run();
+    if (other.variants.empty() || representativeBytes(other) >= representativeBytes(best))
+      break;
+    best = std::move(other);
+    recompute = std::move(wider);
+  }
+  return best;
 }
 
 } // namespace xs::plan

@@ -189,16 +189,27 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           if (group.blocks == variant.grid) {
             emitGroup(emission, blockId);
           } else {
-            // The group's blocks blockId, blockId + grid, ...
-            llvm::Value *remaining = b.CreateSub(gen.dim(group.blocks), blockId);
-            llvm::Value *count = b.CreateSelect(
-                b.CreateICmpSGT(remaining, b.getInt64(0)),
-                b.CreateUDiv(b.CreateAdd(remaining, b.CreateSub(grid, b.getInt64(1))), grid),
-                b.getInt64(0));
+            // A group with its own block count: grid blocks `spread` apart
+            // take its blocks (so that few blocks land in different workers'
+            // ranges), each slot s taking blocks s, s + slots, ...
+            llvm::Value *groupBlocks = gen.dim(group.blocks);
+            llvm::Value *spread = emitMax(
+                b, b.CreateUDiv(grid, emitMax(b, groupBlocks, b.getInt64(1))), b.getInt64(1));
+            llvm::Value *slots = b.CreateUDiv(grid, spread);
+            llvm::Value *slot = b.CreateUDiv(blockId, spread);
+            llvm::Value *owns =
+                b.CreateAnd(b.CreateICmpEQ(b.CreateURem(blockId, spread), b.getInt64(0)),
+                            b.CreateICmpSLT(slot, groupBlocks));
+            llvm::Value *count =
+                b.CreateSelect(owns,
+                               b.CreateUDiv(b.CreateAdd(b.CreateSub(groupBlocks, slot),
+                                                        b.CreateSub(slots, b.getInt64(1))),
+                                            slots),
+                               b.getInt64(0));
             emitLoop(
                 b, b.getInt64(0), count, {},
                 [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
-                  emitGroup(emission, b.CreateAdd(blockId, b.CreateMul(k, grid)));
+                  emitGroup(emission, b.CreateAdd(slot, b.CreateMul(k, slots)));
                   return std::vector<llvm::Value *>{};
                 },
                 "stride");

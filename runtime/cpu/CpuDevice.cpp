@@ -12,7 +12,8 @@ public:
   explicit CpuDevice(const CpuDeviceOptions &options)
       : allocator_(CachingAllocator::create()),
         arena_(std::make_shared<tbb::task_arena>(
-            options.threads > 0 ? options.threads : tbb::task_arena::automatic)) {}
+            options.threads > 0 ? options.threads : static_cast<int>(tbb::task_arena::automatic))) {
+  }
 
   std::string name() const override { return "cpu"; }
 

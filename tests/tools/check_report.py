@@ -19,10 +19,20 @@ else:
     assert report["kernels"], report
     for k in report["kernels"]:
         assert k["name"] and isinstance(k["ops"], list) and k["ops"], k
+        if k["kind"] == "launch":
+            # What the stitcher did: the launched variant, its phases, every
+            # edge's scheme, and bytes moved against the minimum.
+            assert k["variant"] >= 0 and k["phases"] >= 1, k
+            assert all(e["scheme"] in ("regional", "global") for e in k["schemes"]), k
+            assert k["bytes_moved"] >= k["minimum_bytes"] > 0, k
 if mode == "bench":
     assert report["run_us"] > 0 and report["bandwidth_gbps"] > 0, report
     assert report["check"] == "pass", report
     assert all(k["time_us"] is not None and k["time_us"] >= 0 for k in report["kernels"]), report
+    # softmax: the max reaches the sum and the division, the sum the division,
+    # all through block buffers.
+    schemes = [e["scheme"] for k in report["kernels"] for e in k["schemes"]]
+    assert schemes == ["regional"] * 3, schemes
 elif mode == "plain":
     assert report["run_us"] is None and report["check"] is None, report
 print("report ok")

@@ -225,8 +225,14 @@ struct Measurement {
   size_t nanMismatches = 0;
 };
 
+// JIT code has no -fsanitize=function signature before it (see callKernel in
+// runtime/cpu/CpuExecutable.cpp).
 template <typename T>
-std::vector<T> runKernel(const Kernel &kernel, const std::vector<T> &x, const std::vector<T> &y) {
+#if defined(__clang__)
+__attribute__((no_sanitize("function")))
+#endif
+std::vector<T>
+runKernel(const Kernel &kernel, const std::vector<T> &x, const std::vector<T> &y) {
   std::vector<T> out(x.size());
   kernel.fn(out.data(), x.data(), y.empty() ? x.data() : y.data(), static_cast<int64_t>(x.size()));
   return out;

@@ -19,11 +19,11 @@ func @figure7(%x: f32[R, 256]) -> (y) {
 // CHECK-LABEL: define void @k0_mul.v0(
 // CHECK: [[M:%[0-9]+]] = getelementptr inbounds float, ptr %buffer2, i64 %row.i
 // CHECK-NEXT: store float %{{[0-9]+}}, ptr [[M]]
-// Phase 1: the column sums, with their accumulators in a block buffer, read
+// Phase 1: the column sums, with their (f64) accumulators in a block buffer, read
 // %m back from scratch instead of recomputing it.
 // CHECK-LABEL: define void @k0_mul.v0.p1(
 // CHECK-NEXT: entry:
-// CHECK-NEXT: %block.buffer = alloca [64 x float], align 32
+// CHECK-NEXT: %block.buffer = alloca [64 x double], align 32
 // CHECK: getelementptr inbounds float, ptr %buffer2
 // Phase 2: the product reads %c from scratch (argument 3) and writes %y.
 // CHECK-LABEL: define void @k0_mul.v0.p2(
