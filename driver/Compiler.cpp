@@ -81,8 +81,11 @@ compileFunction(const Function &function, const CompileOptions &options, Compile
     return s;
   auto start = std::chrono::steady_clock::now();
   bool hit = false;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = compileCache().getOrCompile(
-      cacheKeyText(function, options), [&] { return compileUncached(function, options); }, &hit);
+  absl::StatusOr<std::shared_ptr<Executable>> executable =
+      options.useCache ? compileCache().getOrCompile(
+                             cacheKeyText(function, options),
+                             [&] { return compileUncached(function, options); }, &hit)
+                       : compileUncached(function, options);
   if (!executable.ok())
     return executable.status();
   if (info) {

@@ -27,6 +27,9 @@ struct CompileOptions {
   /// machine.
   std::string cpu;
   std::string features;
+  /// false: compile afresh and leave the cache alone (cold compile-time
+  /// benchmarks). Not part of the cache key.
+  bool useCache = true;
 };
 
 /// What compiling produced, for reports.

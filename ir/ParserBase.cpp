@@ -268,12 +268,20 @@ absl::StatusOr<TensorType> ParserBase::parseType() {
   consume();
   XS_PARSE_TRY(expect(TokenKind::LBracket, "'[' after the element type").status());
   std::vector<DimExpr> shape;
+  // The element count multiplies the dims out: bound its expansion as one
+  // dim's is bounded, or every check on the type would pay for it.
+  double countTerms = 1;
+  size_t countDegree = 0;
   if (!at(TokenKind::RBracket)) {
     while (true) {
       Token start = tok();
       XS_PARSE_ASSIGN(DimExpr d, parseDim());
       if (std::optional<int64_t> c = d.constantValue(); c && *c < 0)
         return errorAtToken(start, strCat("a dimension must not be negative, got ", *c));
+      countTerms *= static_cast<double>(std::max<size_t>(d.terms().size(), 1));
+      countDegree += degree(d);
+      if (countTerms > static_cast<double>(kMaxTerms) || countDegree > kMaxDegree)
+        return errorAtToken(start, "the element count of this shape is too large to expand");
       shape.push_back(std::move(d));
       if (!consumeIf(TokenKind::Comma))
         break;

@@ -10,6 +10,7 @@ packages=(
   libtbb-dev libabsl-dev libgtest-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libdlpack-dev
   graphviz                              # dot: renders xstitch-run --explain=dot
+  python3-onnx                          # writes the ONNX models of bench/peers
 )
 
 missing=()

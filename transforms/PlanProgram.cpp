@@ -7,6 +7,10 @@
 
 #include "transforms/PlanProgram.h"
 
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/Interpreter.h"
@@ -56,6 +60,12 @@ private:
   bool isKernelOp(const Operation &op) const;
   /// Plans the pending stitch scope, if any.
   absl::Status flushScope();
+  std::vector<const Operation *> programOrder() const;
+  /// The function's ops ordered so that memory-intensive ops separated by
+  /// the same number of library ops are adjacent (one stitch scope each,
+  /// unrelated ones packed together), library ops after the scope that
+  /// feeds them; a topological order.
+  std::vector<const Operation *> scopeOrder() const;
   /// A kernel copying `source` into a fresh Output buffer for result `index`.
   absl::Status planResultCopy(const Value &source, size_t index);
   std::string freshBufferName(const std::string &wanted);
@@ -226,6 +236,60 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
   return absl::OkStatus();
 }
 
+std::vector<const Operation *> ProgramPlanner::programOrder() const {
+  std::vector<const Operation *> ops;
+  for (const auto &op : function_.ops())
+    ops.push_back(op.get());
+  return ops;
+}
+
+std::vector<const Operation *> ProgramPlanner::scopeOrder() const {
+  // The level of a value is the number of library ops on the longest path
+  // from the parameters to it. Two memory-intensive ops of one level are
+  // never connected through a library op, so one kernel may hold both.
+  // A memory-intensive op then moves as late as its readers allow (a bias
+  // broadcast joins the kernel that adds it, not the first one).
+  const auto &ops = function_.ops();
+  absl::flat_hash_map<const Value *, int> earliest;
+  std::vector<int> level(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    int l = 0;
+    for (const Value *operand : ops[i]->operands())
+      if (auto it = earliest.find(operand); it != earliest.end())
+        l = std::max(l, it->second);
+    bool library = ops[i]->info().category == OpCategory::Library;
+    earliest[ops[i]->result()] = library ? l + 1 : l;
+    level[i] = l;
+  }
+  absl::flat_hash_map<const Operation *, size_t> position;
+  for (size_t i = 0; i < ops.size(); ++i)
+    position[ops[i].get()] = i;
+  for (size_t i = ops.size(); i-- > 0;) {
+    if (ops[i]->info().category == OpCategory::Library || returned_.contains(ops[i]->result()))
+      continue;
+    auto users = users_.find(ops[i]->result());
+    if (users == users_.end() || users->second.empty())
+      continue;
+    int latest = std::numeric_limits<int>::max();
+    for (const Operation *user : users->second)
+      latest = std::min(latest, level[position.at(user)]);
+    level[i] = std::max(level[i], latest);
+  }
+  // (level, library, program position): sorting keeps program order within
+  // a level, library ops after the level's kernel.
+  std::vector<std::pair<std::tuple<int, int, size_t>, const Operation *>> keyed;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    bool library = ops[i]->info().category == OpCategory::Library;
+    keyed.push_back({{level[i], library ? 1 : 0, i}, ops[i].get()});
+  }
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<const Operation *> ordered;
+  for (const auto &[key, op] : keyed)
+    ordered.push_back(op);
+  return ordered;
+}
+
 bool ProgramPlanner::isKernelOp(const Operation &op) const {
   if (op.info().category == OpCategory::Library)
     return false;
@@ -238,12 +302,32 @@ bool ProgramPlanner::isKernelOp(const Operation &op) const {
 absl::Status ProgramPlanner::flushScope() {
   if (scope_.empty())
     return absl::OkStatus();
-  std::vector<std::string> summaries;
-  for (const Operation *op : scope_)
-    summaries.push_back(opSummary(*op));
-  std::vector<const Operation *> scope = std::move(scope_);
+  // A reshape that only later steps read becomes a view of the kernel's
+  // result instead of a second copy of it.
+  absl::flat_hash_set<const Operation *> inScope(scope_.begin(), scope_.end());
+  std::vector<const Operation *> scope, views;
+  for (const Operation *op : scope_) {
+    bool readLater = !returned_.contains(op->result());
+    if (auto users = users_.find(op->result()); users != users_.end())
+      for (const Operation *user : users->second)
+        readLater = readLater && !inScope.contains(user);
+    else
+      readLater = false;
+    bool view = op->kind() == OpKind::Reshape && readLater && op->operand(0)->definingOp() &&
+                inScope.contains(op->operand(0)->definingOp());
+    (view ? views : scope).push_back(op);
+  }
   scope_.clear();
-  return planScope(scope, std::move(summaries));
+  if (!scope.empty()) {
+    std::vector<std::string> summaries;
+    for (const Operation *op : scope)
+      summaries.push_back(opSummary(*op));
+    if (absl::Status s = planScope(scope, std::move(summaries)); !s.ok())
+      return s;
+  }
+  for (const Operation *op : views)
+    planAlias(*op);
+  return absl::OkStatus();
 }
 
 absl::Status ProgramPlanner::planDenseConstant(const Operation &op) {
@@ -356,7 +440,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
   for (const FunctionResult &r : function_.results())
     returned_.insert(r.value);
 
-  for (const auto &op : function_.ops()) {
+  for (const Operation *op : fusion_ ? scopeOrder() : programOrder()) {
     if (!fusion_) {
       if (absl::Status s = planOp(*op); !s.ok())
         return s;
@@ -367,7 +451,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     bool alias = op->kind() == OpKind::Reshape && !returned_.contains(op->result()) &&
                  bufferOf_.contains(op->operand(0));
     if (!alias && isKernelOp(*op)) {
-      scope_.push_back(op.get());
+      scope_.push_back(op);
       continue;
     }
     if (op->info().category == OpCategory::Library)

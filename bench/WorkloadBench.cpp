@@ -1,0 +1,257 @@
+// xstitch-bench-workloads: every workload of the suite (shared/workloads.md,
+// in examples/) at its perf shape, fused and unfused, against the memory
+// floor measured in the same run: times, fraction of the floor, kernel
+// counts, cold compile time and a compile-cache hit. --json FILE also writes
+// the numbers for bench/run-workloads.sh, which adds the peers.
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "bench/BenchSupport.h"
+#include "driver/Compiler.h"
+#include "ir/Parser.h"
+#include "runtime/Tensor.h"
+#include "tools/common/CommandLine.h"
+#include "tools/common/RandomTensor.h"
+#include "transforms/Pass.h"
+
+namespace xs {
+namespace {
+
+using bench::measureCopyBandwidth;
+using bench::medianSeconds;
+
+struct Workload {
+  const char *name;
+  DimBindings dims; // the perf shape
+};
+
+const std::vector<Workload> kWorkloads = {
+    {"layernorm", {{"R", 4096}}},
+    {"skip_layernorm", {{"B", 32}, {"S", 128}}},
+    {"bias_gelu", {{"R", 4096}}},
+    {"gelu_tanh", {{"R", 4096}}},
+    {"attn_softmax", {{"B", 8}, {"S", 128}}},
+    {"rmsnorm", {{"T", 2048}}},
+    {"layernorm_bwd", {{"R", 16384}}},
+    {"softmax_small_rows", {{"R", 750000}}},
+    {"softmax_long_rows", {{"R", 64}, {"C", 30000}}},
+    {"bias_grad", {{"R", 65536}}},
+    {"heads_transpose", {{"B", 32}, {"S", 128}}},
+    {"bert_layer", {{"B", 32}, {"S", 128}}},
+};
+
+const std::vector<FlagSpec> kFlags = {
+    {"examples", true, false, "DIR", "the examples folder (default: examples)"},
+    {"threads", true, false, "N", "worker threads (default: all cores)"},
+    {"iters", true, false, "N", "timed runs per case (default 20)"},
+    {"only", true, false, "NAME", "run one workload"},
+    {"json", true, false, "FILE", "also write the results as JSON lines"},
+    {"help", false, false, "", "show this help"},
+};
+
+struct Measured {
+  double seconds = 0;         // median of a whole run
+  double kernelSeconds = 0;   // median of the memory-intensive kernels' share
+  int kernels = 0;            // memory-intensive kernel launches per run
+  double kernelBytes = 0;     // their minimum bytes (inputs + outputs)
+  double compileSeconds = 0;  // median of cold compiles
+  double cacheHitSeconds = 0; // median of cache hits
+};
+
+absl::StatusOr<Measured> measure(const Function &f, const std::vector<TensorView> &views,
+                                 const DimBindings &dims, CompileOptions options, int iters) {
+  Measured m;
+  std::vector<double> compiles;
+  std::shared_ptr<Executable> exe;
+  options.useCache = false;
+  for (int i = 0; i < 3; ++i) {
+    CompileInfo info;
+    absl::StatusOr<std::shared_ptr<Executable>> compiled = compileFunction(f, options, &info);
+    if (!compiled.ok())
+      return compiled.status();
+    compiles.push_back(info.compileSeconds);
+    exe = *compiled;
+  }
+  std::sort(compiles.begin(), compiles.end());
+  m.compileSeconds = compiles[1];
+  options.useCache = true;
+  CompileInfo first, hit;
+  if (absl::StatusOr<std::shared_ptr<Executable>> cached = compileFunction(f, options, &first);
+      !cached.ok())
+    return cached.status();
+  std::vector<double> hits;
+  for (int i = 0; i < 5; ++i) {
+    if (absl::StatusOr<std::shared_ptr<Executable>> cached = compileFunction(f, options, &hit);
+        !cached.ok())
+      return cached.status();
+    hits.push_back(hit.compileSeconds);
+  }
+  std::sort(hits.begin(), hits.end());
+  m.cacheHitSeconds = hits[2];
+
+  for (const HostStep &step : exe->plan().steps) {
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    ++m.kernels;
+    if (absl::StatusOr<int64_t> bytes = step.minimumBytes.evaluate(dims); bytes.ok())
+      m.kernelBytes += static_cast<double>(*bytes);
+  }
+  if (absl::StatusOr<std::vector<Tensor>> out = exe->run(views); !out.ok())
+    return out.status();
+  std::vector<double> kernelTimes;
+  m.seconds = medianSeconds(
+      [&] {
+        RunStats stats;
+        (void)exe->run(views, &stats);
+        double launched = 0;
+        for (size_t s = 0, k = 0; s < exe->plan().steps.size() && k < stats.steps.size(); ++s) {
+          const HostStep &step = exe->plan().steps[s];
+          if (step.kind == HostStep::Kind::Alias)
+            continue;
+          if (step.kind == HostStep::Kind::Launch)
+            launched += stats.steps[k].seconds;
+          ++k;
+        }
+        kernelTimes.push_back(launched);
+      },
+      iters);
+  std::sort(kernelTimes.begin(), kernelTimes.end());
+  m.kernelSeconds = kernelTimes[kernelTimes.size() / 2];
+  return m;
+}
+
+int fail(const std::string &what) {
+  std::fprintf(stderr, "xstitch-bench-workloads: error: %s\n", what.c_str());
+  return 3;
+}
+
+int run(int argc, char **argv) {
+  absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
+  if (!args.ok()) {
+    std::fprintf(stderr, "xstitch-bench-workloads: error: %s\n",
+                 std::string(args.status().message()).c_str());
+    return 2;
+  }
+  if (args->has("help")) {
+    std::printf("usage: xstitch-bench-workloads [options]\n%s", formatFlagHelp(kFlags).c_str());
+    return 0;
+  }
+  int threads = 0, iters = 20;
+  if ((args->has("threads") && !absl::SimpleAtoi(args->get("threads"), &threads)) ||
+      (args->has("iters") && !absl::SimpleAtoi(args->get("iters"), &iters)) || iters < 1 ||
+      threads < 0) {
+    std::fprintf(stderr,
+                 "xstitch-bench-workloads: error: --threads and --iters take positive integers\n");
+    return 2;
+  }
+  std::string examples = args->get("examples", "examples");
+  std::string only = args->get("only");
+  std::ofstream json;
+  if (args->has("json")) {
+    json.open(args->get("json"));
+    if (!json)
+      return fail("cannot write " + args->get("json"));
+  }
+
+  double floor = measureCopyBandwidth(size_t(512) << 20, threads);
+  std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s\n",
+              floor / 1e9);
+  std::printf(
+      "%s threads, median of %d runs; floor time = (inputs + outputs) / floor bandwidth\n\n",
+      threads ? std::to_string(threads).c_str() : "all", iters);
+  std::printf("| workload | bytes | floor (ms) | fused (ms) | of floor | unfused (ms) | fused "
+              "speedup | kernels fused / unfused | cold compile (ms) | cache hit (us) |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  if (json)
+    json << "{\"floor_gbps\": " << floor / 1e9 << "}\n";
+
+  std::mt19937_64 rng(1);
+  for (const Workload &w : kWorkloads) {
+    if (!only.empty() && only != w.name)
+      continue;
+    std::string path = absl::StrCat(examples, "/", w.name, ".xs");
+    std::ifstream file(path);
+    if (!file)
+      return fail("cannot read " + path + " (pass --examples DIR)");
+    std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    absl::StatusOr<std::unique_ptr<Module>> module = parseModule(text, path);
+    if (!module.ok())
+      return fail(std::string(module.status().message()));
+    if (absl::Status s = runPipeline(**module, defaultPipeline(), PipelineOptions{}); !s.ok())
+      return fail(std::string(s.message()));
+    const Function &f = *(*module)->functions()[0];
+
+    std::vector<Tensor> inputs;
+    std::vector<TensorView> views;
+    double bytes = 0;
+    for (const auto &p : f.params()) {
+      std::vector<int64_t> shape;
+      for (const DimExpr &d : p->type().shape()) {
+        absl::StatusOr<int64_t> v = d.evaluate(w.dims);
+        if (!v.ok())
+          return fail(absl::StrCat(w.name, ": ", v.status().message()));
+        shape.push_back(*v);
+      }
+      ElementType t = p->type().elementType();
+      inputs.push_back(toTensor(randomTensor(t, shape, defaultRandomRange(t), rng)));
+    }
+    for (const Tensor &t : inputs) {
+      views.push_back(t.view());
+      bytes += static_cast<double>(t.view().byteSize());
+    }
+    for (const auto &r : f.results()) {
+      absl::StatusOr<int64_t> n = r.value->type().numElements().evaluate(w.dims);
+      if (n.ok())
+        bytes += static_cast<double>(*n) * elementByteSize(r.value->type().elementType());
+    }
+
+    CompileOptions options;
+    options.threads = threads;
+    absl::StatusOr<Measured> fused = measure(f, views, w.dims, options, iters);
+    options.fusion = false;
+    absl::StatusOr<Measured> unfused = measure(f, views, w.dims, options, iters);
+    if (!fused.ok() || !unfused.ok())
+      return fail(
+          absl::StrCat(w.name, ": ", (!fused.ok() ? fused.status() : unfused.status()).message()));
+    // A graph with library ops (bert_layer) is judged on its memory-intensive
+    // kernels: their time apart from the matrix products, against the floor
+    // of the bytes those kernels must move.
+    bool library = false;
+    for (const auto &op : f.ops())
+      library |= op->info().category == OpCategory::Library;
+    double floorBytes = library ? fused->kernelBytes : bytes;
+    double fusedTime = library ? fused->kernelSeconds : fused->seconds;
+    double unfusedTime = library ? unfused->kernelSeconds : unfused->seconds;
+    double floorSeconds = floorBytes / floor;
+    std::printf("| %s%s | %.1f MiB | %.3f | %.3f | %.2f | %.3f | %.2fx | %d / %d | %.0f | %.0f |\n",
+                w.name, library ? " (memory-intensive kernels)" : "", floorBytes / (1 << 20),
+                floorSeconds * 1e3, fusedTime * 1e3, floorSeconds / fusedTime, unfusedTime * 1e3,
+                unfusedTime / fusedTime, fused->kernels, unfused->kernels,
+                fused->compileSeconds * 1e3, fused->cacheHitSeconds * 1e6);
+    std::fflush(stdout);
+    if (json)
+      json << absl::StrFormat(
+          "{\"workload\": \"%s\", \"bytes\": %.0f, \"floor_ms\": %.6f, \"fused_ms\": %.6f, "
+          "\"unfused_ms\": %.6f, \"whole_fused_ms\": %.6f, \"kernels_fused\": %d, "
+          "\"kernels_unfused\": %d, \"compile_ms\": %.3f, \"cache_hit_us\": %.3f}\n",
+          w.name, floorBytes, floorSeconds * 1e3, fusedTime * 1e3, unfusedTime * 1e3,
+          fused->seconds * 1e3, fused->kernels, unfused->kernels, fused->compileSeconds * 1e3,
+          fused->cacheHitSeconds * 1e6);
+  }
+  return 0;
+}
+
+} // namespace
+} // namespace xs
+
+int main(int argc, char **argv) { return xs::run(argc, argv); }

@@ -1,0 +1,90 @@
+// ONNX Runtime's CPU execution provider on the workload models of
+// make_models.py, at the perf shapes. Each model runs `iters` times after a
+// warm-up; the time of a run is ONNX Runtime's own `model_run` event from its
+// profiler, so the Node.js binding's copies are not counted. Prints one JSON
+// line per workload: {"workload", "ort_ms", "ort_kernels"}; ort_kernels is
+// the number of nodes ONNX Runtime ran per run (after its own fusions).
+//
+// usage: node ort_bench.mjs MODELS_DIR THREADS ITERS [WORKLOAD]
+
+import fs from 'node:fs';
+import path from 'node:path';
+import ort from 'onnxruntime-node';
+
+const [modelsDir, threadsArg, itersArg, only] = process.argv.slice(2);
+const threads = Number(threadsArg ?? 2);
+const iters = Number(itersArg ?? 20);
+const warmup = 3;
+
+// Perf shapes of shared/workloads.md, as dim values by name.
+const shapes = {
+  layernorm: { R: 4096 },
+  skip_layernorm: { B: 32, S: 128 },
+  bias_gelu: { R: 4096 },
+  gelu_tanh: { R: 4096 },
+  attn_softmax: { B: 8, S: 128 },
+  rmsnorm: { T: 2048 },
+  layernorm_bwd: { R: 16384 },
+  softmax_small_rows: { R: 750000 },
+  softmax_long_rows: { R: 64, C: 30000 },
+  bias_grad: { R: 65536 },
+  heads_transpose: { B: 32, S: 128 },
+  bert_layer: { B: 32, S: 128 },
+};
+
+function randomTensor(dims) {
+  const n = dims.reduce((a, b) => a * b, 1);
+  const data = new Float32Array(n);
+  let seed = 12345;
+  for (let i = 0; i < n; ++i) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    data[i] = (seed / 4294967296) * 2 - 1;
+  }
+  return new ort.Tensor('float32', data, dims);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+async function bench(name) {
+  const model = path.join(modelsDir, `${name}.onnx`);
+  const profileDir = fs.mkdtempSync(path.join(modelsDir, `profile-${name}-`));
+  const session = await ort.InferenceSession.create(model, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+    enableProfiling: true,
+    profileFilePrefix: path.join(profileDir, 'ort'),
+  });
+  const feeds = {};
+  for (const input of session.inputMetadata ?? []) {
+    const dims = input.shape.map((d) => (typeof d === 'number' ? d : shapes[name][d]));
+    feeds[input.name] = randomTensor(dims);
+  }
+  if (!session.inputMetadata) {
+    throw new Error('this onnxruntime-node has no inputMetadata; update the package');
+  }
+  for (let i = 0; i < warmup + iters; ++i) await session.run(feeds);
+  session.endProfiling();
+  await session.release();
+  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.json'));
+  if (files.length !== 1) throw new Error(`${name}: expected one profile in ${profileDir}`);
+  const profile = JSON.parse(fs.readFileSync(path.join(profileDir, files[0]), 'utf8'));
+  fs.rmSync(profileDir, { recursive: true, force: true });
+  const runs = profile.filter((e) => e.name === 'model_run').map((e) => e.dur / 1000);
+  const nodes = profile.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
+  const timed = runs.slice(warmup);
+  return {
+    workload: name,
+    ort_ms: median(timed),
+    ort_kernels: Math.round(nodes.length / runs.length),
+  };
+}
+
+for (const name of Object.keys(shapes)) {
+  if (only && only !== name) continue;
+  console.log(JSON.stringify(await bench(name)));
+}
