@@ -18,6 +18,9 @@ target_link_libraries(xstitch_llvm INTERFACE LLVM)
 
 find_package(TBB REQUIRED CONFIG)
 
+# oneDNN runs `dot` on f32 (runtime/cpu/LibraryOps.cpp says why not OpenBLAS).
+find_package(dnnl REQUIRED CONFIG)
+
 if(XSTITCH_BUILD_TESTS)
   find_package(GTest REQUIRED)
   find_program(XSTITCH_FILECHECK FileCheck HINTS "${LLVM_TOOLS_BINARY_DIR}" NO_DEFAULT_PATH REQUIRED)

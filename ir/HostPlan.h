@@ -89,12 +89,13 @@ struct HostPlan {
 };
 
 /// A compiled function: the host plan and the kernels' code. For the x86
-/// backend `object` is a relocatable ELF object defining every launch
-/// variant's symbol; GPU backends will put PTX or a code object here.
+/// backend `objects` are relocatable ELF objects that together define every
+/// launch variant's symbol (kernels compile on several threads, one object
+/// each); GPU backends will put PTX or a code object here.
 struct CompiledProgram {
   HostPlan host;
   std::string objectFormat; // "x86_64-elf"
-  std::string object;
+  std::vector<std::string> objects;
 };
 
 /// A readable dump (for --explain-style reports and golden tests).

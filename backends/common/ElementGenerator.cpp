@@ -265,7 +265,23 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
   // (no division, and the loop stays vectorizable).
   if (std::optional<Storage> storage = storageOf(x))
     return load(x, *storage, linearize(index, op.type().shape()));
-  return emit(x, unravel(linearize(index, op.type().shape()), x->type().shape()));
+  // Trailing dims both shapes share keep their index; only the leading ones
+  // are re-split, so the innermost loop has no division and vectorizes
+  // ([B*S, 768] -> [B, S, 768] divides once per row, not per element).
+  const std::vector<DimExpr> &to = op.type().shape();
+  const std::vector<DimExpr> &from = x->type().shape();
+  size_t shared = 0;
+  while (shared < to.size() && shared < from.size() &&
+         to[to.size() - 1 - shared] == from[from.size() - 1 - shared])
+    ++shared;
+  std::vector<DimExpr> toLeading(to.begin(), to.end() - static_cast<std::ptrdiff_t>(shared));
+  std::vector<DimExpr> fromLeading(from.begin(), from.end() - static_cast<std::ptrdiff_t>(shared));
+  std::vector<llvm::Value *> leadingIndex(
+      index.begin(), index.begin() + static_cast<std::ptrdiff_t>(toLeading.size()));
+  std::vector<llvm::Value *> source = unravel(linearize(leadingIndex, toLeading), fromLeading);
+  source.insert(source.end(), index.begin() + static_cast<std::ptrdiff_t>(toLeading.size()),
+                index.end());
+  return emit(x, source);
 }
 
 llvm::Value *ElementGenerator::emitTranspose(const Operation &op,

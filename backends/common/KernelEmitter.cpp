@@ -258,12 +258,22 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
 } // namespace
 
 absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module) {
-  for (const KernelPlan &plan : program.kernels) {
+  std::vector<std::pair<size_t, size_t>> all;
+  for (size_t k = 0; k < program.kernels.size(); ++k)
+    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
+      all.emplace_back(k, v);
+  return emitProgramKernels(program, all, target, module);
+}
+
+absl::Status emitProgramKernels(const ProgramPlan &program,
+                                const std::vector<std::pair<size_t, size_t>> &variants,
+                                Target &target, llvm::Module &module) {
+  for (auto [k, v] : variants) {
+    const KernelPlan &plan = program.kernels[k];
     if (!plan.body)
       return absl::InternalError(strCat("kernel ", plan.name, " has no body"));
-    for (size_t v = 0; v < plan.variants.size(); ++v)
-      if (absl::Status s = emitVariant(program, plan, v, target, module); !s.ok())
-        return s;
+    if (absl::Status s = emitVariant(program, plan, v, target, module); !s.ok())
+      return s;
   }
   return absl::OkStatus();
 }

@@ -10,6 +10,8 @@
 // arithmetic), so a kernel may hold any number of ops.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "backends/common/Target.h"
@@ -26,6 +28,10 @@ std::string kernelSymbol(const KernelPlan &plan, size_t variant);
 /// order of the dims array. An unsupported construct is an internal error
 /// naming the kernel.
 absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module);
+/// The same for the given (kernel index, variant index) pairs only.
+absl::Status emitProgramKernels(const ProgramPlan &program,
+                                const std::vector<std::pair<size_t, size_t>> &variants,
+                                Target &target, llvm::Module &module);
 
 } // namespace xs
 

@@ -6,6 +6,7 @@
 
 #include "backends/x86/X86Backend.h"
 
+#include <algorithm>
 #include <mutex>
 #include <thread>
 
@@ -132,7 +133,8 @@ public:
     context_.setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &diagnostics_);
   }
 
-  absl::Status emit(const ProgramPlan &program) {
+  absl::Status emit(const ProgramPlan &program,
+                    const std::vector<std::pair<size_t, size_t>> &variants) {
     CpuChoice cpu = chooseCpu(options_);
     absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
         createTargetMachine(cpu, options_.optLevel);
@@ -144,7 +146,7 @@ public:
     module_->setDataLayout(machine_->createDataLayout());
     X86Target target(describe(options_, cpu, machine_.get()), cpu.cpu, cpu.features,
                      module_->getDataLayoutStr());
-    if (absl::Status s = emitProgramKernels(program, target, *module_); !s.ok())
+    if (absl::Status s = emitProgramKernels(program, variants, target, *module_); !s.ok())
       return s;
     for (llvm::Function &function : *module_) {
       if (function.isDeclaration())
@@ -226,24 +228,68 @@ TargetDescription x86TargetDescription(const X86Options &options) {
 
 absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
                                               const X86Options &options) {
-  X86Compilation compilation(options);
-  if (absl::Status s = compilation.emit(program); !s.ok())
-    return s;
-  compilation.optimize();
-  absl::StatusOr<std::string> object = compilation.object(program);
-  if (!object.ok())
-    return object.status();
+  // Kernel variants are independent functions: each worker compiles a share
+  // of them into an object of its own (a context, module and target machine
+  // per worker), so that compiling uses all cores. Shares are balanced by
+  // size (the kernel's ops), largest first.
+  std::vector<std::pair<size_t, size_t>> variants;
+  std::vector<size_t> size;
+  for (size_t k = 0; k < program.kernels.size(); ++k)
+    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v) {
+      variants.emplace_back(k, v);
+      size.push_back(program.kernels[k].body->ops().size());
+    }
+  unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  size_t jobs = std::max<size_t>(1, std::min<size_t>(variants.size(), hardware));
+  std::vector<size_t> order(variants.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return size[a] != size[b] ? size[a] > size[b] : a < b; });
+  std::vector<std::vector<std::pair<size_t, size_t>>> shares(jobs);
+  std::vector<size_t> load(jobs, 0);
+  for (size_t i : order) {
+    size_t job = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    shares[job].push_back(variants[i]);
+    load[job] += size[i];
+  }
+  std::vector<absl::StatusOr<std::string>> objects(jobs, std::string());
+  auto compile = [&](size_t job) {
+    std::vector<std::pair<size_t, size_t>> mine = shares[job];
+    std::sort(mine.begin(), mine.end());
+    X86Compilation compilation(options);
+    if (absl::Status s = compilation.emit(program, mine); !s.ok()) {
+      objects[job] = s;
+      return;
+    }
+    compilation.optimize();
+    objects[job] = compilation.object(program);
+  };
+  std::vector<std::thread> workers;
+  for (size_t job = 1; job < jobs; ++job)
+    workers.emplace_back(compile, job);
+  compile(0);
+  for (std::thread &worker : workers)
+    worker.join();
   CompiledProgram compiled;
   compiled.host = program.host;
   compiled.objectFormat = "x86_64-elf";
-  compiled.object = std::move(*object);
+  for (absl::StatusOr<std::string> &object : objects) {
+    if (!object.ok())
+      return object.status();
+    compiled.objects.push_back(std::move(*object));
+  }
   return compiled;
 }
 
 absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
                                           bool optimized) {
   X86Compilation compilation(options);
-  if (absl::Status s = compilation.emit(program); !s.ok())
+  std::vector<std::pair<size_t, size_t>> all;
+  for (size_t k = 0; k < program.kernels.size(); ++k)
+    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
+      all.emplace_back(k, v);
+  if (absl::Status s = compilation.emit(program, all); !s.ok())
     return s;
   if (optimized)
     compilation.optimize();

@@ -27,9 +27,10 @@ struct X86Options {
 /// The host CPU described for the planner.
 TargetDescription x86TargetDescription(const X86Options &options);
 
-/// Emits and optimizes the kernels of `program` and compiles them to a
-/// relocatable object (CompiledProgram::object). A kernel that fails to
-/// compile is an internal error naming the kernel.
+/// Emits and optimizes the kernels of `program` and compiles them to
+/// relocatable objects (CompiledProgram::objects), on one thread per core
+/// when there are several kernel variants. A kernel that fails to compile is an
+/// internal error naming the kernel.
 absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
                                               const X86Options &options);
 

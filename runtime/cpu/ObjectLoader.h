@@ -30,7 +30,7 @@ public:
   /// names the kernels it holds, for the message when linking fails (an
   /// Internal error).
   static absl::StatusOr<std::unique_ptr<LoadedObject>>
-  load(const std::string &object, const std::vector<std::string> &kernels);
+  load(const std::vector<std::string> &objects, const std::vector<std::string> &kernels);
 
   /// The function `symbol` of kernel `kernel`; a missing symbol or a failure
   /// to link it is an Internal error naming the kernel. Thread-safe.

@@ -525,7 +525,7 @@ TEST(CpuExecutable, BadObjectIsAnInternalErrorNamingTheKernel) {
   launch.buffers = {0, 2};
   program.host.steps.push_back(launch);
   program.objectFormat = "x86_64-elf";
-  program.object = "not an object file";
+  program.objects = {"not an object file"};
   std::unique_ptr<Device> device = createCpuDevice({});
   absl::StatusOr<std::shared_ptr<Executable>> executable = device->load(program);
   ASSERT_FALSE(executable.ok());
