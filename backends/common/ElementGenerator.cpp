@@ -108,6 +108,43 @@ std::vector<llvm::Value *> ElementGenerator::unravel(llvm::Value *linear,
   return index;
 }
 
+std::vector<llvm::Value *> ElementGenerator::unravelStart(llvm::Value *linear,
+                                                          const std::vector<DimExpr> &shape) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  std::vector<llvm::Value *> index(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    if (d == 0) {
+      index[d] = linear;
+    } else if (shape[d] == DimExpr(1)) {
+      index[d] = b.getInt64(0);
+    } else {
+      llvm::Value *size =
+          provablyPositive(shape[d]) ? dim(shape[d]) : emitMax(b, dim(shape[d]), b.getInt64(1));
+      index[d] = b.CreateURem(linear, size);
+      linear = b.CreateUDiv(linear, size);
+    }
+  }
+  return index;
+}
+
+std::vector<llvm::Value *> ElementGenerator::advance(const std::vector<llvm::Value *> &index,
+                                                     const std::vector<DimExpr> &shape) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  std::vector<llvm::Value *> next(index);
+  llvm::Value *carry = b.getTrue();
+  for (size_t d = shape.size(); d-- > 0;) {
+    llvm::Value *bumped = b.CreateAdd(index[d], b.getInt64(1));
+    if (d == 0) {
+      next[d] = b.CreateSelect(carry, bumped, index[d]);
+      break;
+    }
+    llvm::Value *wraps = b.CreateICmpEQ(bumped, dim(shape[d]));
+    next[d] = b.CreateSelect(carry, b.CreateSelect(wraps, b.getInt64(0), bumped), index[d]);
+    carry = b.CreateAnd(carry, wraps);
+  }
+  return next;
+}
+
 bool ElementGenerator::provablyPositive(const DimExpr &e) const {
   if (std::optional<int64_t> constant = e.constantValue())
     return *constant >= 1;

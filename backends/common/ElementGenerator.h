@@ -69,6 +69,13 @@ public:
                          const std::vector<DimExpr> &shape);
   /// The multi-index of row-major position `linear` in `shape`.
   std::vector<llvm::Value *> unravel(llvm::Value *linear, const std::vector<DimExpr> &shape);
+  /// unravel() for the first row of a loop that may not run: divisors are
+  /// clamped to at least 1 so that an empty dim does not divide by zero.
+  std::vector<llvm::Value *> unravelStart(llvm::Value *linear, const std::vector<DimExpr> &shape);
+  /// The multi-index after `index` in row-major order of `shape` (the last
+  /// dim counts up and carries), without the divisions unravel() needs.
+  std::vector<llvm::Value *> advance(const std::vector<llvm::Value *> &index,
+                                     const std::vector<DimExpr> &shape);
   /// True when `e` is at least 1 for every value of its symbols.
   bool provablyPositive(const DimExpr &e) const;
 

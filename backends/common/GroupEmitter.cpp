@@ -89,10 +89,11 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                  " needs a contiguous tile (rows are split and packed)");
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
+  // The row's multi-index is carried from row to row (no division per row).
   emitLoop(
-      b, rowBegin, rowEnd, {},
-      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
-        std::vector<llvm::Value *> prefix = gen.unravel(row, leading);
+      b, rowBegin, rowEnd, gen.unravelStart(rowBegin, leading),
+      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
+        std::vector<llvm::Value *> prefix(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         LoopResult inner = emitLoop(
             b, colBegin, colEnd, {},
@@ -107,7 +108,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
             },
             "col");
         ctx.target.annotateInnerLoop(inner.latch);
-        return std::vector<llvm::Value *>{};
+        return gen.advance(prefix, leading);
       },
       "row");
 }

@@ -216,10 +216,12 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   for (const GroupOutput &output : group.outputs)
     if (output.value->type().shape() == operandShape && output.value != op.result())
       operandOutputs.outputs.push_back(output);
+  // The kept index is carried from row to row (no division per row).
+  const std::vector<DimExpr> &keptShape = reduction.keptShape();
   emitLoop(
-      b, rowBegin, rowEnd, {},
-      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
-        std::vector<llvm::Value *> kept = gen.unravel(row, reduction.keptShape());
+      b, rowBegin, rowEnd, gen.unravelStart(rowBegin, keptShape),
+      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
+        std::vector<llvm::Value *> kept(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         LoopResult inner = emitLoop(
             b, b.getInt64(0), cols, reduction.initial(b),
@@ -242,7 +244,7 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
             b, reduction.result(b, inner.carried),
             [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
         storeReduced(group, value, kept, row);
-        return std::vector<llvm::Value *>{};
+        return gen.advance(kept, keptShape);
       },
       "row");
 }

@@ -19,6 +19,6 @@ func @regional(%a: f32[R], %b: f32[R], %x: f32[R, 1024]) -> (y) {
 // CHECK-NEXT: store float %{{[0-9]+}}, ptr [[SLOT]]
 // The add's stage reads the tile back.
 // CHECK: col.body{{[0-9]+}}:
-// CHECK: [[READ:%[0-9]+]] = sub nuw nsw i64 %row.i{{[0-9]+}}, [[ORIGIN]]
+// CHECK: [[READ:%[0-9]+]] = sub nuw nsw i64 %row.{{[a-z]+[0-9]+}}, [[ORIGIN]]
 // CHECK-NEXT: getelementptr inbounds float, ptr %block.buffer, i64 [[READ]]
 // CHECK-NOT: define
