@@ -92,6 +92,12 @@ llvm::Value *ElementGenerator::linearize(const std::vector<llvm::Value *> &index
 
 std::vector<llvm::Value *> ElementGenerator::unravel(llvm::Value *linear,
                                                      const std::vector<DimExpr> &shape) {
+  return unravelDividing(linear, shape, /*clampDivisors=*/false);
+}
+
+std::vector<llvm::Value *> ElementGenerator::unravelDividing(llvm::Value *linear,
+                                                             const std::vector<DimExpr> &shape,
+                                                             bool clampDivisors) {
   llvm::IRBuilder<> &b = ctx_.b;
   std::vector<llvm::Value *> index(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
@@ -101,6 +107,8 @@ std::vector<llvm::Value *> ElementGenerator::unravel(llvm::Value *linear,
       index[d] = b.getInt64(0);
     } else {
       llvm::Value *size = dim(shape[d]);
+      if (clampDivisors && !provablyPositive(shape[d]))
+        size = emitMax(b, size, b.getInt64(1));
       index[d] = b.CreateURem(linear, size);
       linear = b.CreateUDiv(linear, size);
     }
@@ -110,21 +118,7 @@ std::vector<llvm::Value *> ElementGenerator::unravel(llvm::Value *linear,
 
 std::vector<llvm::Value *> ElementGenerator::unravelStart(llvm::Value *linear,
                                                           const std::vector<DimExpr> &shape) {
-  llvm::IRBuilder<> &b = ctx_.b;
-  std::vector<llvm::Value *> index(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    if (d == 0) {
-      index[d] = linear;
-    } else if (shape[d] == DimExpr(1)) {
-      index[d] = b.getInt64(0);
-    } else {
-      llvm::Value *size =
-          provablyPositive(shape[d]) ? dim(shape[d]) : emitMax(b, dim(shape[d]), b.getInt64(1));
-      index[d] = b.CreateURem(linear, size);
-      linear = b.CreateUDiv(linear, size);
-    }
-  }
-  return index;
+  return unravelDividing(linear, shape, /*clampDivisors=*/true);
 }
 
 std::vector<llvm::Value *> ElementGenerator::advance(const std::vector<llvm::Value *> &index,

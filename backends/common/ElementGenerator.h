@@ -101,6 +101,8 @@ private:
   llvm::Value *guardNonEmpty(const std::vector<DimExpr> &sizes,
                              const std::function<llvm::Value *()> &read, llvm::Value *fallback);
   llvm::Value *placeholder(const Value *value);
+  std::vector<llvm::Value *> unravelDividing(llvm::Value *linear, const std::vector<DimExpr> &shape,
+                                             bool clampDivisors);
 
   struct Storage {
     llvm::Value *base = nullptr;
