@@ -5,6 +5,18 @@
 
 namespace xs {
 
+ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *cols,
+                        int64_t colsPerBlock) {
+  if (colsPerBlock <= 0)
+    return {blockId, b.getInt64(0), cols};
+  llvm::Value *width = b.getInt64(colsPerBlock);
+  llvm::Value *strips = b.CreateUDiv(b.CreateAdd(cols, b.getInt64(colsPerBlock - 1)), width);
+  // No columns: every block is past the end (avoid a division by zero).
+  strips = emitMax(b, strips, b.getInt64(1));
+  llvm::Value *begin = b.CreateMul(b.CreateURem(blockId, strips), width);
+  return {b.CreateUDiv(blockId, strips), begin, emitMin(b, b.CreateAdd(begin, width), cols)};
+}
+
 void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin) {
   for (GroupOutput &output : group.outputs)
     if (output.blockLocal && output.value->type().shape() == shape)
@@ -64,19 +76,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   std::vector<DimExpr> trailing(shape.begin() + static_cast<std::ptrdiff_t>(split), shape.end());
   llvm::Value *rows = gen.dim(dimProduct(leading));
   llvm::Value *cols = gen.dim(dimProduct(trailing));
-  llvm::Value *rowBlock = blockId;
-  llvm::Value *colBegin = b.getInt64(0);
-  llvm::Value *colEnd = cols;
-  if (mapping.colsPerBlock > 0) {
-    llvm::Value *width = b.getInt64(mapping.colsPerBlock);
-    llvm::Value *colBlocks =
-        b.CreateUDiv(b.CreateAdd(cols, b.getInt64(mapping.colsPerBlock - 1)), width);
-    // No columns: every block is past the end (avoid a division by zero).
-    colBlocks = emitMax(b, colBlocks, b.getInt64(1));
-    rowBlock = b.CreateUDiv(blockId, colBlocks);
-    colBegin = b.CreateMul(b.CreateURem(blockId, colBlocks), width);
-    colEnd = emitMin(b, b.CreateAdd(colBegin, width), cols);
-  }
+  auto [rowBlock, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
   llvm::Value *rowBegin =
       b.CreateMul(rowBlock, b.getInt64(std::max<int64_t>(mapping.rowsPerBlock, 1)));
   llvm::Value *rowEnd = emitMin(

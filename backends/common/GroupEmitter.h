@@ -48,6 +48,17 @@ struct GroupEmission {
 llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
                           const std::vector<llvm::Value *> &resultIndex);
 
+/// The columns block `blockId` covers when a mapping splits its columns into
+/// strips of `colsPerBlock` (0: no split, the whole [0, cols)), and the index
+/// of the row (or batch) the block belongs to. See the layout above.
+struct ColumnStrip {
+  llvm::Value *outerBlock = nullptr; // row block (Elementwise) or batch index
+  llvm::Value *begin = nullptr;
+  llvm::Value *end = nullptr;
+};
+ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *cols,
+                        int64_t colsPerBlock);
+
 /// Sets the tile origin of every block-local output of shape `shape`.
 void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin);
 

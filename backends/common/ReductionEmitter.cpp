@@ -284,18 +284,7 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   for (llvm::Type *t : stateTypes)
     accumulators.push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
 
-  llvm::Value *batchIndex = blockId;
-  llvm::Value *colBegin = b.getInt64(0);
-  llvm::Value *colEnd = cols;
-  if (mapping.colsPerBlock > 0) {
-    llvm::Value *width = b.getInt64(mapping.colsPerBlock);
-    llvm::Value *colBlocks =
-        emitMax(b, b.CreateUDiv(b.CreateAdd(cols, b.getInt64(mapping.colsPerBlock - 1)), width),
-                b.getInt64(1));
-    batchIndex = b.CreateUDiv(blockId, colBlocks);
-    colBegin = b.CreateMul(b.CreateURem(blockId, colBlocks), width);
-    colEnd = emitMin(b, b.CreateAdd(colBegin, width), cols);
-  }
+  auto [batchIndex, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
   // A block past the last batch index does nothing.
   colEnd = b.CreateSelect(b.CreateICmpSLT(batchIndex, batch), colEnd, colBegin);
   setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
