@@ -48,8 +48,6 @@ public:
 
 private:
   void chooseDominants();
-  /// Dominants whose values group `g` reads (through inlined ops).
-  std::vector<int> readsOf(const Operation &dominant) const;
   /// The row dims of a group aligned with the main mapping's rows `rows`
   /// (their count), or nullopt when its tiles cannot follow the main ones.
   std::optional<size_t> alignedRowDims(const Operation &dominant,
@@ -59,8 +57,6 @@ private:
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
 
-  /// The parameters a group reads (through its inlined ops).
-  std::vector<const Value *> paramsRead(size_t group) const;
   /// The cost model: bytes a variant moves through global memory.
   DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
                         const std::vector<int> &phase) const;
@@ -71,8 +67,14 @@ private:
   std::vector<const Operation *> dominants_; // program order
   absl::flat_hash_map<const Value *, int> groupOf_;
   absl::flat_hash_set<const Value *> results_;
-  /// Ops inlined into each group, per dominant index, in program order.
-  std::vector<std::vector<const Operation *>> inlined_;
+  /// What each group computes and reads, found by walking from its
+  /// dominant through the ops it inlines.
+  struct GroupInputs {
+    std::vector<const Operation *> inlined; // program order
+    std::vector<int> reads;                 // groups whose values it reads, ascending
+    std::vector<const Value *> params;      // body parameters it reads
+  };
+  std::vector<GroupInputs> inputs_;
   int main_ = -1;
 };
 
@@ -113,48 +115,38 @@ void KernelStitcher::chooseDominants() {
       groupOf_[op->result()] = static_cast<int>(dominants_.size());
       dominants_.push_back(op.get());
     }
-  // Inlined ops per group: reachable from the dominant through inlined ops.
-  inlined_.resize(dominants_.size());
+  // Each group's inlined ops, and the dominants and parameters it reads:
+  // everything reachable from its dominant through inlined ops.
+  inputs_.resize(dominants_.size());
   for (size_t g = 0; g < dominants_.size(); ++g) {
+    GroupInputs &in = inputs_[g];
     absl::flat_hash_set<const Operation *> seen;
+    absl::flat_hash_set<const Value *> params;
     std::vector<const Operation *> stack{dominants_[g]};
     while (!stack.empty()) {
       const Operation *op = stack.back();
       stack.pop_back();
       for (const Value *operand : op->operands()) {
-        const Operation *def = operand->definingOp();
-        if (def && !groupOf_.contains(operand) && seen.insert(def).second)
+        if (auto read = groupOf_.find(operand); read != groupOf_.end()) {
+          if (std::find(in.reads.begin(), in.reads.end(), read->second) == in.reads.end())
+            in.reads.push_back(read->second);
+        } else if (operand->isParam()) {
+          if (params.insert(operand).second)
+            in.params.push_back(operand);
+        } else if (const Operation *def = operand->definingOp(); def && seen.insert(def).second) {
           stack.push_back(def);
+        }
       }
     }
+    std::sort(in.reads.begin(), in.reads.end());
     for (const auto &op : ops)
       if (seen.contains(op.get()))
-        inlined_[g].push_back(op.get());
+        in.inlined.push_back(op.get());
   }
   main_ = static_cast<int>(dominants_.size()) - 1;
   for (size_t g = 0; g < dominants_.size(); ++g)
     if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
       main_ = static_cast<int>(g);
-}
-
-std::vector<int> KernelStitcher::readsOf(const Operation &dominant) const {
-  std::vector<int> reads;
-  absl::flat_hash_set<const Operation *> seen{&dominant};
-  std::vector<const Operation *> stack{&dominant};
-  while (!stack.empty()) {
-    const Operation *op = stack.back();
-    stack.pop_back();
-    for (const Value *operand : op->operands()) {
-      if (auto g = groupOf_.find(operand); g != groupOf_.end()) {
-        if (std::find(reads.begin(), reads.end(), g->second) == reads.end())
-          reads.push_back(g->second);
-      } else if (const Operation *def = operand->definingOp(); def && seen.insert(def).second) {
-        stack.push_back(def);
-      }
-    }
-  }
-  std::sort(reads.begin(), reads.end());
-  return reads;
 }
 
 std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
@@ -220,25 +212,6 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
   return operation(consumer, static_cast<size_t>(consumer.type().rank()));
 }
 
-std::vector<const Value *> KernelStitcher::paramsRead(size_t group) const {
-  std::vector<const Value *> params;
-  absl::flat_hash_set<const Value *> seen;
-  std::vector<const Operation *> stack{dominants_[group]};
-  while (!stack.empty()) {
-    const Operation *op = stack.back();
-    stack.pop_back();
-    for (const Value *operand : op->operands()) {
-      if (groupOf_.contains(operand) || !seen.insert(operand).second)
-        continue;
-      if (operand->isParam())
-        params.push_back(operand);
-      else if (const Operation *def = operand->definingOp())
-        stack.push_back(def);
-    }
-  }
-  return params;
-}
-
 KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                                           StitchedKernel &out) const {
   const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
@@ -269,7 +242,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
     const Operation &dominant = *dominants_[g];
     PlanGroup group;
     group.dominant = &dominant;
-    group.ops = inlined_[g];
+    group.ops = inputs_[g].inlined;
     group.ops.push_back(&dominant);
     if (static_cast<int>(g) == main_) {
       group.mapping = mainMapping;
@@ -305,7 +278,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
   std::vector<int> phase(numGroups, 0), stage(numGroups, 0);
   std::vector<bool> globalReader(numGroups, false), blockReader(numGroups, false);
   for (size_t g = 0; g < numGroups; ++g) {
-    std::vector<int> reads = readsOf(*dominants_[g]);
+    const std::vector<int> &reads = inputs_[g].reads;
     std::vector<std::pair<int, bool>> edges; // (producer, regional)
     for (int p : reads) {
       size_t pi = static_cast<size_t>(p);
@@ -379,7 +352,7 @@ DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
   DimExpr bytes(0);
   absl::flat_hash_set<std::pair<const Value *, int>> read;
   for (size_t g = 0; g < dominants_.size(); ++g) {
-    for (const Value *param : paramsRead(g)) {
+    for (const Value *param : inputs_[g].params) {
       if (rowDims[g] && !read.insert({param, phase[g]}).second)
         continue;
       bytes = bytes + tensorBytes(param->type());
