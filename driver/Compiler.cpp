@@ -36,8 +36,8 @@ X86Options x86Options(const CompileOptions &options) {
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat("xstitch ", XSTITCH_VERSION, "\ndevice=", options.device,
                       "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
-                      "\ncpu=", options.cpu, "\nfeatures=", options.features, "\n",
-                      printFunction(function));
+                      "\nflush_denormals=", options.flushDenormals ? 1 : 0, "\ncpu=", options.cpu,
+                      "\nfeatures=", options.features, "\n", printFunction(function));
 }
 
 // Process-wide: every executable compiled in this process lives as long as
@@ -48,15 +48,17 @@ CompileCache &compileCache() {
   return *cache;
 }
 
-// One CPU device per worker-thread count, shared by every compilation.
-Device &cpuDevice(int threads) {
+// One CPU device per worker-thread count and float mode, shared by every
+// compilation.
+Device &cpuDevice(int threads, bool flushDenormals) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<int, std::unique_ptr<Device>>();
+  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[threads];
+  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals}];
   if (!device) {
     CpuDeviceOptions cpuOptions;
     cpuOptions.threads = threads;
+    cpuOptions.flushDenormals = flushDenormals;
     device = createCpuDevice(cpuOptions);
   }
   return *device;
@@ -70,7 +72,7 @@ absl::StatusOr<std::shared_ptr<Executable>> compileUncached(const Function &func
   absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
   if (!program.ok())
     return program.status();
-  return cpuDevice(options.threads).load(std::move(*program));
+  return cpuDevice(options.threads, options.flushDenormals).load(std::move(*program));
 }
 
 } // namespace

@@ -22,6 +22,9 @@ struct CompileOptions {
   std::string device = "cpu"; // "cpu" (cuda, hip later)
   bool fusion = true;         // false: one kernel per op (--no-fusion)
   int threads = 0;            // CPU workers; 0: all cores
+  /// CPU kernels flush subnormal floats to zero (runtime/cpu/DenormalFlush.h;
+  /// false: --keep-denormals).
+  bool flushDenormals = true;
   /// LLVM CPU name and features for x86 code; empty: the host's. Golden
   /// tests of emitted IR fix these so that the output does not depend on the
   /// machine.

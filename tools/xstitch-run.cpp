@@ -58,6 +58,8 @@ const std::vector<FlagSpec> kFlags = {
     {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
     {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
+    {"keep-denormals", false, false, "",
+     "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -151,6 +153,7 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   CompileOptions options;
   options.device = "cpu";
   options.fusion = !args.has("no-fusion");
+  options.flushDenormals = !args.has("keep-denormals");
   options.cpu = args.get("cpu");
   options.features = args.get("features");
   if (args.has("threads") &&

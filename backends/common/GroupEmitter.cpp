@@ -90,7 +90,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
   // The row's multi-index is carried from row to row (no division per row).
-  emitLoop(
+  LoopResult rowLoop = emitLoop(
       b, rowBegin, rowEnd, gen.unravelStart(rowBegin, leading),
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
         std::vector<llvm::Value *> prefix(carried.begin(), carried.end());
@@ -107,10 +107,11 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
               return std::vector<llvm::Value *>{};
             },
             "col");
-        ctx.target.annotateInnerLoop(inner.latch);
+        ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         return gen.advance(prefix, leading);
       },
       "row");
+  ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
 } // namespace xs

@@ -1,5 +1,7 @@
 #include "backends/common/LoopBuilder.h"
 
+#include <algorithm>
+
 #include <string>
 
 namespace xs {
@@ -38,6 +40,10 @@ LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
   b.SetInsertPoint(exit);
   LoopResult result;
   result.latch = latch;
+  auto *first = llvm::dyn_cast<llvm::ConstantInt>(begin);
+  auto *last = llvm::dyn_cast<llvm::ConstantInt>(end);
+  if (first && last)
+    result.constantTrips = std::max<int64_t>(last->getSExtValue() - first->getSExtValue(), 0);
   for (size_t i = 0; i < phis.size(); ++i) {
     llvm::PHINode *out = b.CreatePHI(initial[i]->getType(), 2, prefix + ".out");
     out->addIncoming(initial[i], preheader);

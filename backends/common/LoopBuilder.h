@@ -19,6 +19,8 @@ struct LoopResult {
   std::vector<llvm::Value *> carried;
   /// The latch's conditional branch (for loop metadata).
   llvm::BranchInst *latch = nullptr;
+  /// The number of iterations when both bounds are constants, else 0.
+  int64_t constantTrips = 0;
 };
 
 using LoopBody = std::function<std::vector<llvm::Value *>(llvm::Value *index,

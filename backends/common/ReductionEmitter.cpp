@@ -218,7 +218,7 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
       operandOutputs.outputs.push_back(output);
   // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
-  emitLoop(
+  LoopResult rowLoop = emitLoop(
       b, rowBegin, rowEnd, gen.unravelStart(rowBegin, keptShape),
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
         std::vector<llvm::Value *> kept(carried.begin(), carried.end());
@@ -239,7 +239,7 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         // argmax/argmin carry an index through selects, which the vectorizer
         // does not handle: leave that loop to the cost model.
         if (!reduction.isArg())
-          ctx.target.annotateInnerLoop(inner.latch);
+          ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         llvm::Value *value = ctx.target.emitCrossLaneReduce(
             b, reduction.result(b, inner.carried),
             [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
@@ -247,6 +247,7 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         return gen.advance(kept, keptShape);
       },
       "row");
+  ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
 void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
@@ -306,7 +307,7 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
               return std::vector<llvm::Value *>{};
             },
             "init");
-        ctx.target.annotateInnerLoop(initLoop.latch);
+        ctx.target.annotateInnerLoop(initLoop.latch, initLoop.constantTrips);
         // Rows outer, columns inner: the inner loop reads contiguous columns.
         // `unroll` rows per column step load and store each accumulator once
         // and keep that many row streams in flight; the steps stay in row
@@ -353,7 +354,7 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
                       return std::vector<llvm::Value *>{};
                     },
                     "col");
-                ctx.target.annotateInnerLoop(inner.latch);
+                ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
                 return std::vector<llvm::Value *>{};
               },
               "row");

@@ -59,8 +59,13 @@ public:
       llvm::IRBuilder<> &b, llvm::Value *value,
       const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
           &combine) = 0;
-  /// Marks an inner loop for vectorization (CPU: loop metadata).
-  virtual void annotateInnerLoop(llvm::BranchInst *latch) = 0;
+  /// Marks an inner loop for vectorization (CPU: loop metadata);
+  /// `constantTrips` is its iteration count when known, else 0.
+  virtual void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) = 0;
+  /// Marks a loop over rows whose body holds the vector work: once a short
+  /// constant row is unrolled, vectorizing the rows instead would read each
+  /// column with a gather (CPU: loop metadata disabling the vectorizer).
+  virtual void annotateRowLoop(llvm::BranchInst *latch) = 0;
 };
 
 } // namespace xs

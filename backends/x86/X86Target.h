@@ -46,7 +46,8 @@ public:
       llvm::IRBuilder<> &b, llvm::Value *value,
       const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
           &combine) override;
-  void annotateInnerLoop(llvm::BranchInst *latch) override;
+  void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
+  void annotateRowLoop(llvm::BranchInst *latch) override;
 
 private:
   TargetDescription description_;

@@ -12,14 +12,14 @@ public:
   explicit CpuDevice(const CpuDeviceOptions &options)
       : allocator_(CachingAllocator::create()),
         arena_(std::make_shared<tbb::task_arena>(
-            options.threads > 0 ? options.threads : static_cast<int>(tbb::task_arena::automatic))) {
-  }
+            options.threads > 0 ? options.threads : static_cast<int>(tbb::task_arena::automatic))),
+        flushDenormals_(options.flushDenormals) {}
 
   std::string name() const override { return "cpu"; }
 
   absl::StatusOr<std::shared_ptr<Executable>> load(CompiledProgram program) override {
     absl::StatusOr<std::shared_ptr<CpuExecutable>> executable =
-        CpuExecutable::create(std::move(program), allocator_, arena_);
+        CpuExecutable::create(std::move(program), allocator_, arena_, flushDenormals_);
     if (!executable.ok())
       return executable.status();
     return std::shared_ptr<Executable>(*std::move(executable));
@@ -29,6 +29,7 @@ private:
   // Shared with every executable loaded here, which may outlive the device.
   std::shared_ptr<CachingAllocator> allocator_;
   std::shared_ptr<tbb::task_arena> arena_;
+  bool flushDenormals_;
 };
 
 } // namespace

@@ -15,6 +15,8 @@ namespace xs {
 struct CpuDeviceOptions {
   /// Worker threads; 0: TBB's default (all cores).
   int threads = 0;
+  /// Kernels flush subnormal floats to zero (DenormalFlush.h).
+  bool flushDenormals = true;
 };
 
 std::unique_ptr<Device> createCpuDevice(const CpuDeviceOptions &options);

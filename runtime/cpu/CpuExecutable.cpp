@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "ir/Diagnostics.h"
 #include "runtime/HostPlanExecution.h"
+#include "runtime/cpu/DenormalFlush.h"
 #include "runtime/cpu/LibraryOps.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
@@ -105,13 +106,14 @@ struct CpuExecutable::CallState {
 
 absl::StatusOr<std::shared_ptr<CpuExecutable>>
 CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-                      std::shared_ptr<tbb::task_arena> arena) {
+                      std::shared_ptr<tbb::task_arena> arena, bool flushDenormals) {
   if (absl::Status s = checkPlan(program.host); !s.ok())
     return s;
   std::shared_ptr<CpuExecutable> executable(new CpuExecutable());
   executable->plan_ = std::move(program.host);
   executable->allocator_ = std::move(allocator);
   executable->arena_ = std::move(arena);
+  executable->flushDenormals_ = flushDenormals;
   const HostPlan &plan = executable->plan_;
 
   std::vector<std::string> kernelNames;
@@ -298,12 +300,14 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   for (CpuKernelFn fn : kernels_[stepIndex][*variant]) {
     if (*grid == 1 || workers == 1) {
       // One block or one worker: run on the calling thread, without TBB.
+      ScopedDenormalFlush flush(flushDenormals_);
       callKernel(fn, arguments.data(), dims, 0, *grid);
       continue;
     }
     tbb::parallel_for(
         tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),
         [&](const tbb::blocked_range<int64_t> &range) {
+          ScopedDenormalFlush flush(flushDenormals_);
           callKernel(fn, arguments.data(), dims, range.begin(), range.end());
         },
         tbb::simple_partitioner());

@@ -27,9 +27,11 @@ public:
   /// Checks the plan's structure, loads the object and resolves every launch
   /// variant's symbol. A load failure or a missing symbol is an Internal
   /// error naming the kernel.
+  /// `flushDenormals`: kernels run with subnormals flushed to zero
+  /// (DenormalFlush.h).
   static absl::StatusOr<std::shared_ptr<CpuExecutable>>
   create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-         std::shared_ptr<tbb::task_arena> arena);
+         std::shared_ptr<tbb::task_arena> arena, bool flushDenormals);
 
   const HostPlan &plan() const override { return plan_; }
   std::string deviceName() const override { return "cpu"; }
@@ -51,6 +53,7 @@ private:
   std::vector<std::optional<Tensor>> constants_;
   std::shared_ptr<CachingAllocator> allocator_;
   std::shared_ptr<tbb::task_arena> arena_;
+  bool flushDenormals_ = true;
 };
 
 } // namespace xs
