@@ -36,6 +36,27 @@ std::vector<DimExpr> suffixFrom(const std::vector<DimExpr> &shape, size_t n) {
   return {shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size())), shape.end()};
 }
 
+/// The largest value of `size` (a tile size: it grows with every symbol)
+/// under `predicates`, from bounds of the form `SYMBOL <= C` or `SYMBOL < C`;
+/// nullopt when some symbol is unbounded.
+std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredicate> &predicates) {
+  if (std::optional<int64_t> value = size.constantValue())
+    return value;
+  DimBindings bounds;
+  for (const std::string &symbol : size.symbols())
+    for (const DimPredicate &p : predicates) {
+      std::optional<int64_t> limit = p.rhs.constantValue();
+      if (!p.lhs.isSymbol() || p.lhs.symbolName() != symbol || !limit)
+        continue;
+      if (p.op == DimPredicate::Op::LE)
+        bounds[symbol] = *limit;
+      else if (p.op == DimPredicate::Op::LT)
+        bounds[symbol] = *limit - 1;
+    }
+  absl::StatusOr<int64_t> value = size.evaluate(bounds);
+  return value.ok() ? std::optional<int64_t>(*value) : std::nullopt;
+}
+
 class KernelStitcher {
 public:
   /// `recompute`: values the cost model chose to recompute in every group
@@ -56,6 +77,12 @@ private:
   /// first `rowDims` dims are the consumer's row index.
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
+  /// Dominant merging: expensive element-wise ops that a group recomputes
+  /// after an earlier group of its phase computed them become sub-dominants
+  /// of the earlier group, which keeps their tiles in block buffers.
+  void shareSubDominants(KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
+                         const std::vector<int> &phase, const std::vector<int> &stage,
+                         int64_t rowsPerBlock) const;
 
   /// The cost model: bytes a variant moves through global memory.
   DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
@@ -289,7 +316,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
         const std::vector<DimExpr> &shape = dominants_[pi]->type().shape();
         DimExpr elements =
             DimExpr(mainMapping.rowsPerBlock) * dimProduct(suffixFrom(shape, *rowDims[pi]));
-        std::optional<int64_t> count = elements.constantValue();
+        std::optional<int64_t> count = sizeBound(elements, v.predicates);
         regional = count && *count * elementByteSize(dominants_[pi]->type().elementType()) <=
                                 target_.blockBufferBytes;
       }
@@ -323,6 +350,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                                   [](const PlanStage &s) { return s.groups.empty(); }),
                    p.stages.end());
 
+  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock);
   for (size_t g = 0; g < numGroups; ++g) {
     const Value *value = dominants_[g]->result();
     if (results_.contains(value) || (!globalReader[g] && !blockReader[g]))
@@ -340,6 +368,81 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
   }
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
   return v;
+}
+
+void KernelStitcher::shareSubDominants(KernelVariant &v,
+                                       const std::vector<std::optional<size_t>> &rowDims,
+                                       const std::vector<int> &phase, const std::vector<int> &stage,
+                                       int64_t rowsPerBlock) const {
+  absl::flat_hash_set<const Value *> shared;
+  for (size_t h = 0; h < dominants_.size(); ++h) {
+    if (!rowDims[h])
+      continue;
+    absl::flat_hash_set<const Operation *> recomputed(inputs_[h].inlined.begin(),
+                                                      inputs_[h].inlined.end());
+    bool changed = false;
+    for (size_t g = 0; g < h; ++g) {
+      if (!rowDims[g] || phase[g] != phase[h] || stage[g] >= stage[h])
+        continue;
+      const PlanGroup &writer = v.groups[g];
+      const std::vector<DimExpr> &tileShape = writer.mapping.kind == MappingKind::RowReduce
+                                                  ? dominants_[g]->operand(0)->type().shape()
+                                                  : dominants_[g]->type().shape();
+      for (const Operation *op : inputs_[g].inlined) {
+        const Value *value = op->result();
+        if (op->info().category != OpCategory::ExpensiveElementwise || !recomputed.contains(op) ||
+            value->type().shape() != tileShape ||
+            !readsRowLocally(*dominants_[h], *op, *rowDims[g]))
+          continue;
+        DimExpr elements = DimExpr(rowsPerBlock) * dimProduct(suffixFrom(tileShape, *rowDims[g]));
+        std::optional<int64_t> count = sizeBound(elements, v.predicates);
+        if (!count ||
+            *count * elementByteSize(value->type().elementType()) > target_.blockBufferBytes)
+          continue;
+        v.edges.push_back(
+            {value, static_cast<int>(g), static_cast<int>(h), StitchScheme::Regional});
+        if (shared.insert(value).second)
+          v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
+        recomputed.erase(op);
+        changed = true;
+      }
+    }
+    if (!changed)
+      continue;
+    // The group now inlines only what it reaches without passing a value
+    // read from a block buffer.
+    absl::flat_hash_set<const Operation *> reached;
+    std::vector<const Operation *> stack{dominants_[h]};
+    while (!stack.empty()) {
+      const Operation *op = stack.back();
+      stack.pop_back();
+      for (const Value *operand : op->operands()) {
+        const Operation *def = operand->definingOp();
+        if (def && !groupOf_.contains(operand) && !shared.contains(operand) &&
+            reached.insert(def).second)
+          stack.push_back(def);
+      }
+    }
+    std::vector<const Operation *> &ops = v.groups[h].ops;
+    ops.erase(std::remove_if(ops.begin(), ops.end(),
+                             [&](const Operation *op) {
+                               return op != dominants_[h] && !reached.contains(op);
+                             }),
+              ops.end());
+    // Edges whose value the group no longer reads go.
+    auto reads = [&](const Value *value) {
+      for (const Operation *op : ops)
+        for (const Value *operand : op->operands())
+          if (operand == value)
+            return true;
+      return false;
+    };
+    v.edges.erase(std::remove_if(v.edges.begin(), v.edges.end(),
+                                 [&](const PlanEdge &e) {
+                                   return e.consumer == static_cast<int>(h) && !reads(e.value);
+                                 }),
+                  v.edges.end());
+  }
 }
 
 DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
