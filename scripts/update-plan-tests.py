@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Regenerates the CHECK lines of the stitch-plan golden tests.
+"""Regenerates the CHECK lines of the plan golden tests.
 
-Each test under tests/transforms/stitch-plan/examples/ runs xstitch-opt on one
-example; this script runs the same command and rewrites the test's CHECK
-lines from its output: every kernel in full (CHECK-LABEL on its first line,
-CHECK-NEXT after), every launch of the host plan with its variants, and a
-final CHECK-NOT for launches beyond them. Review the diff before committing:
+Each test under tests/transforms/stitch-plan/examples/ (or each TEST named)
+runs xstitch-opt on one example; this script runs the same command and
+rewrites the test's CHECK lines from its output: every kernel in full
+(CHECK-LABEL on its first line, CHECK-NEXT after), then the host plan in full
+when the test checked it so before, else every launch with its variants and
+a final CHECK-NOT for launches beyond them. Review the diff before committing:
 the goldens are the contract, this only saves the typing.
 
 usage: scripts/update-plan-tests.py BUILD_DIR [TEST ...]
@@ -29,13 +30,13 @@ def run_line(test_text, build):
     raise SystemExit("no RUN line")
 
 
-def checks(output):
+def checks(output, full_host):
     lines = output.splitlines()
     out = []
     i = 0
     while i < len(lines):
         line = lines[i]
-        if line.startswith("kernel @"):
+        if line.startswith("kernel @") or (full_host and line.startswith("host @")):
             out.append("# CHECK-LABEL: " + line)
             i += 1
             while i < len(lines):
@@ -43,13 +44,14 @@ def checks(output):
                 if lines[i] == "}":
                     break
                 i += 1
-        elif re.match(r"\s+\d+: launch ", line):
+        elif not full_host and re.match(r"\s+\d+: launch ", line):
             out.append("# CHECK: " + line.strip())
             while i + 1 < len(lines) and re.match(r"\s+\S+\.v\d+ when ", lines[i + 1]):
                 i += 1
                 out.append("# CHECK: " + lines[i].strip())
         i += 1
-    out.append("# CHECK-NOT: launch")
+    if not full_host:
+        out.append("# CHECK-NOT: launch")
     return out
 
 
@@ -57,14 +59,15 @@ def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
     build = pathlib.Path(sys.argv[1]).resolve()
-    tests = [pathlib.Path(t) for t in sys.argv[2:]] or sorted(
+    tests = [pathlib.Path(t).resolve() for t in sys.argv[2:]] or sorted(
         (ROOT / "tests" / "transforms" / "stitch-plan" / "examples").glob("*.test"))
     for test in tests:
         text = test.read_text()
         output = subprocess.run(run_line(text, build), check=True, capture_output=True,
                                 text=True).stdout
         header = [l for l in text.splitlines() if not re.match(r"#\s*CHECK", l)]
-        test.write_text("\n".join(header + checks(output)) + "\n")
+        full_host = "CHECK-LABEL: host @" in text
+        test.write_text("\n".join(header + checks(output, full_host)) + "\n")
         print("updated", test.relative_to(ROOT))
 
 

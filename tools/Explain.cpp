@@ -44,9 +44,7 @@ std::vector<std::string> localOps(const PlanGroup &group) {
 std::string mappingSummary(const ThreadMapping &m) {
   std::string out(mappingKindName(m.kind));
   out += strCat(" ", m.rows.str(), " x ", m.cols.str());
-  bool columnMajor =
-      m.kind == MappingKind::ColumnReduce || m.kind == MappingKind::BatchColumnReduce;
-  if (!columnMajor && m.rowsPerBlock > 1)
+  if (!isColumnMajor(m.kind) && m.rowsPerBlock > 1)
     out += strCat(", ", m.rowsPerBlock, " rows per block");
   if (m.colsPerBlock > 0)
     out += strCat(", ", m.colsPerBlock, " columns per block");
@@ -133,11 +131,18 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
                                                          : " (global memory, after a grid barrier)",
                       "\n");
       for (const PlanBuffer &b : v.buffers) {
-        DimExpr bytes = b.elements * DimExpr(elementByteSize(b.value->type().elementType()));
+        ElementType type = b.value->type().elementType();
+        for (const PlanPartials &p : kernel.partials)
+          if (b.partials && p.reduction == b.value)
+            type = p.type;
+        DimExpr bytes = b.elements * DimExpr(elementByteSize(type));
         absl::StatusOr<int64_t> value = bytes.evaluate(dims);
         out += strCat("    buffer ", valueName(b.value), ": ", bufferLevelName(b.level),
-                      b.accumulators ? " accumulators" : "", ", ", sized(b.elements, dims),
-                      " elements", b.level == BufferLevel::Block ? " per block" : "",
+                      b.accumulators ? " accumulators"
+                      : b.partials   ? strCat(" partials (", elementTypeName(type), ")")
+                                     : "",
+                      ", ", sized(b.elements, dims), " elements",
+                      b.level == BufferLevel::Block ? " per block" : "",
                       value.ok() ? strCat(" (", humanBytes(static_cast<double>(*value)), ")") : "",
                       "\n");
       }

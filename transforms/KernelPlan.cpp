@@ -35,9 +35,23 @@ std::string_view mappingKindName(MappingKind kind) {
     return "batch-column-reduce";
   case MappingKind::Generic:
     return "generic";
+  case MappingKind::ColumnPartial:
+    return "column-partial";
+  case MappingKind::ColumnCombine:
+    return "column-combine";
   }
   assert(false && "unknown mapping kind");
   return "?";
+}
+
+ElementType columnAccumulationType(const Operation &reduction) {
+  ElementType type = reduction.operand(0)->type().elementType();
+  return reduction.kind() == OpKind::ReduceSum && isFloat(type) ? ElementType::F64 : type;
+}
+
+bool isColumnMajor(MappingKind kind) {
+  return kind == MappingKind::ColumnReduce || kind == MappingKind::BatchColumnReduce ||
+         kind == MappingKind::ColumnCombine;
 }
 
 std::string_view stitchSchemeName(StitchScheme scheme) {
@@ -62,9 +76,7 @@ std::string mappingText(const ThreadMapping &m) {
   if (m.kind == MappingKind::BatchColumnReduce)
     out += strCat(" batch ", m.batch.str());
   out += strCat(" rows ", m.rows.str(), " cols ", m.cols.str());
-  bool columnMajor =
-      m.kind == MappingKind::ColumnReduce || m.kind == MappingKind::BatchColumnReduce;
-  if (!columnMajor)
+  if (!isColumnMajor(m.kind))
     out += strCat(" rows/block ", m.rowsPerBlock);
   if (m.colsPerBlock > 0)
     out += strCat(" cols/block ", m.colsPerBlock);
@@ -103,7 +115,10 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
   std::vector<std::string> buffers;
   for (const PlanBuffer &b : v.buffers)
     buffers.push_back(strCat(valueRef(b.value), " ", bufferLevelName(b.level),
-                             b.accumulators ? " accumulators " : " ", b.elements.str()));
+                             b.accumulators ? " accumulators "
+                             : b.partials   ? " partials "
+                                            : " ",
+                             b.elements.str()));
   out += strCat("    buffers: ",
                 buffers.empty() ? std::string("(none)") : absl::StrJoin(buffers, ", "), "\n");
   if (!v.edges.empty()) {
@@ -138,6 +153,9 @@ std::string printKernelPlan(const KernelPlan &plan) {
       scratch.push_back(valueRef(v));
     out += strCat("  scratch [", absl::StrJoin(scratch, ", "), "]\n");
   }
+  for (const PlanPartials &p : plan.partials)
+    out += strCat("  partials ", valueRef(p.reduction), ": ", elementTypeName(p.type), "[",
+                  p.blocks.str(), ", ", p.cols.str(), "]\n");
   for (size_t i = 0; i < plan.variants.size(); ++i)
     printVariant(out, plan.variants[i], i);
   out += "}\n";

@@ -58,8 +58,19 @@ enum class MappingKind : uint8_t {
   /// Anything else (non-contiguous reduced dims, argmax over a middle dim):
   /// each output element loops over its reduced indices.
   Generic,
+  /// A column reduction split over the row blocks of the kernel's main
+  /// mapping (AStitch's task splitting): block b reduces its rowsPerBlock
+  /// rows of every column into partial b (KernelPlan::partials), in the
+  /// phase where the rows' producers keep their tiles in block buffers.
+  ColumnPartial,
+  /// Finishes a ColumnPartial group in a later phase: rows = the partials
+  /// (the partial group's block count), cols = kept elements; a block owns a
+  /// strip of colsPerBlock columns (0: all).
+  ColumnCombine,
 };
 std::string_view mappingKindName(MappingKind kind);
+/// True for mappings whose blocks own strips of columns (no rows per block).
+bool isColumnMajor(MappingKind kind);
 
 /// The thread mapping of a group: AStitch's adaptive mapping parameters.
 struct ThreadMapping {
@@ -105,6 +116,25 @@ struct PlanBuffer {
   /// A column reduction's accumulators (allocated by its own loops), not a
   /// tile of the value.
   bool accumulators = false;
+  /// The per-block partials of a ColumnPartial group (KernelPlan::partials),
+  /// not the value itself.
+  bool partials = false;
+};
+
+/// The type a column reduction accumulates in: float sums in f64 (a column
+/// sum adds every row into one accumulator, and f32 rounding over tens of
+/// thousands of rows with cancellation drifts by 1e-4 of the rows' scale),
+/// everything else in its element type.
+ElementType columnAccumulationType(const Operation &reduction);
+
+/// Per-block partial states of a split column reduction: `blocks` x `cols`
+/// elements of the reduction's accumulation type, in global memory.
+struct PlanPartials {
+  const Value *reduction = nullptr;
+  ElementType type = ElementType::F32;
+  /// The most blocks any variant splits the rows into.
+  DimExpr blocks;
+  DimExpr cols;
 };
 
 /// How a value crosses from the group that computes it to a group that
@@ -145,6 +175,8 @@ struct KernelPlan {
   /// Body values that some variant keeps in global memory and that are not
   /// results: kernel arguments after the results, sized as the value.
   std::vector<const Value *> scratch;
+  /// Partials of split column reductions: kernel arguments after scratch.
+  std::vector<PlanPartials> partials;
   /// Bytes the kernel must read and write at least (each input and output
   /// once), as a dim expression; the cost model and reports use it.
   DimExpr minimumBytes;

@@ -6,6 +6,7 @@
 // the host plan's symbols and liveness slots, PlanProgram.cpp partitions the
 // function and builds kernel bodies.
 
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -35,6 +36,14 @@ MappingShape classifyMapping(const Operation &op);
 /// The variants of a one-group, one-phase, one-stage kernel whose dominant is
 /// `dominant` (an op of the kernel body). The last variant has no predicates.
 std::vector<KernelVariant> planVariants(const Operation &dominant, const TargetDescription &target);
+
+/// The variant of a column reduction over many rows that splits its rows
+/// over blocks (a ColumnPartial group whose partials a ColumnCombine group
+/// finishes; the stitch planner adds the combine), with the predicate on the
+/// rows that makes it worth it; nullopt when the op is not such a reduction
+/// or its rows are known to be too few.
+std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
+                                                const TargetDescription &target);
 
 /// Bytes of a tensor of `type` in memory (i1 takes one byte).
 DimExpr tensorBytes(const TensorType &type);

@@ -252,8 +252,9 @@ DimExpr tensorBytes(const TensorType &type) {
   return type.numElements() * DimExpr(elementByteSize(type.elementType()));
 }
 
-std::vector<KernelVariant> planVariants(const Operation &dominant,
-                                        const TargetDescription &target) {
+namespace {
+
+MappingContext mappingContext(const Operation &dominant, const TargetDescription &target) {
   MappingContext ctx;
   ctx.dominant = &dominant;
   ctx.shape = classifyMapping(dominant);
@@ -266,6 +267,39 @@ std::vector<KernelVariant> planVariants(const Operation &dominant,
   ctx.minElements = std::max<int64_t>(target.minElementsPerBlock, 1);
   ctx.wantedBlocks = 2 * std::max<int64_t>(target.parallelUnits, 1);
   ctx.blockBufferBytes = target.blockBufferBytes;
+  return ctx;
+}
+
+/// Rows each block of a split column reduction reduces: its partials (8
+/// bytes per column) are then at most 1/64 of the f32 rows it reads.
+constexpr int64_t kSplitRowsPerBlock = 128;
+
+} // namespace
+
+std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
+                                                const TargetDescription &target) {
+  if (dominant.info().category != OpCategory::Reduce || dominant.info().rule == TypeRule::ArgReduce)
+    return std::nullopt;
+  MappingContext ctx = mappingContext(dominant, target);
+  if (ctx.shape.kind != MappingKind::ColumnReduce)
+    return std::nullopt;
+  // Enough row blocks for every parallel unit.
+  int64_t enough = kSplitRowsPerBlock * ctx.wantedBlocks;
+  std::vector<DimPredicate> predicates;
+  if (std::optional<int64_t> rows = ctx.shape.rows.constantValue()) {
+    if (*rows < enough)
+      return std::nullopt;
+  } else {
+    predicates.push_back(predicate(ctx.shape.rows, DimPredicate::Op::GE, enough));
+  }
+  ctx.shape.kind = MappingKind::ColumnPartial;
+  KernelVariant v = ctx.variant(std::move(predicates), kSplitRowsPerBlock, 0);
+  return v;
+}
+
+std::vector<KernelVariant> planVariants(const Operation &dominant,
+                                        const TargetDescription &target) {
+  MappingContext ctx = mappingContext(dominant, target);
   if (ctx.shape.kind == MappingKind::ColumnReduce ||
       ctx.shape.kind == MappingKind::BatchColumnReduce)
     return columnVariants(ctx);

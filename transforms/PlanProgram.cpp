@@ -203,17 +203,26 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     return absl::InternalError(
         strCat("the body of kernel ", kernel.name, " does not verify: ", s.message()));
 
-  if (ops.size() == 1) {
+  // One op alone has one group, unless a split column reduction needs the
+  // group that combines its partials.
+  if (ops.size() == 1 && !plan::splitColumnVariant(*body.ops().back(), target_)) {
     kernel.variants = plan::planVariants(*body.ops().back(), target_);
   } else {
     plan::StitchedKernel stitched = plan::planStitchedKernel(body, target_);
     kernel.variants = std::move(stitched.variants);
     kernel.scratch = std::move(stitched.scratch);
+    kernel.partials = std::move(stitched.partials);
   }
   if (kernel.variants.empty())
     return absl::InternalError(strCat("kernel ", kernel.name, " has no variant"));
   for (const Value *scratch : kernel.scratch) {
     HostBuffer buffer{freshBufferName(scratch->name()), scratch->type(),
+                      HostBuffer::Kind::Temporary};
+    step.buffers.push_back(addBuffer(std::move(buffer)));
+  }
+  for (const PlanPartials &partials : kernel.partials) {
+    HostBuffer buffer{freshBufferName(partials.reduction->name() + "_partials"),
+                      TensorType(partials.type, {partials.blocks, partials.cols}),
                       HostBuffer::Kind::Temporary};
     step.buffers.push_back(addBuffer(std::move(buffer)));
   }

@@ -25,6 +25,9 @@ constexpr int64_t kMaxInlinedUses = 4;
 constexpr int64_t kMaxRecomputedUses = 16;
 /// Every symbol's value when the cost model compares two plans' estimates.
 constexpr int64_t kRepresentativeDim = 4096;
+/// The fewest rows per block worth a row of partials: below it the partials
+/// would be as large as the reduction's operand.
+constexpr int64_t kMinSplitRows = 8;
 
 bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
 
@@ -57,6 +60,16 @@ std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredi
   return value.ok() ? std::optional<int64_t>(*value) : std::nullopt;
 }
 
+/// `value` with every symbol at kRepresentativeDim (the cost model's point
+/// of comparison); the largest int64 when it does not evaluate.
+int64_t representativeValue(const DimExpr &value) {
+  DimBindings dims;
+  for (const std::string &symbol : value.symbols())
+    dims[symbol] = kRepresentativeDim;
+  absl::StatusOr<int64_t> result = value.evaluate(dims);
+  return result.ok() ? *result : std::numeric_limits<int64_t>::max();
+}
+
 class KernelStitcher {
 public:
   /// `recompute`: values the cost model chose to recompute in every group
@@ -77,6 +90,10 @@ private:
   /// first `rowDims` dims are the consumer's row index.
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
+  /// True when group `g` is a column reduction over exactly the main rows
+  /// that no other group reads: it can be split over the row blocks.
+  bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
+                      const ThreadMapping &mainMapping) const;
   /// Dominant merging: expensive element-wise ops that a group recomputes
   /// after an earlier group of its phase computed them become sub-dominants
   /// of the earlier group, which keeps their tiles in block buffers.
@@ -239,6 +256,22 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
   return operation(consumer, static_cast<size_t>(consumer.type().rank()));
 }
 
+bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
+                                    const ThreadMapping &mainMapping) const {
+  const Operation &op = *dominants_[g];
+  if (mainMapping.rowsPerBlock < kMinSplitRows || op.info().rule == TypeRule::ArgReduce)
+    return false;
+  MappingShape shape = classifyMapping(op);
+  const std::vector<DimExpr> &in = op.operand(0)->type().shape();
+  if (shape.kind != MappingKind::ColumnReduce || prefixOf(in, rows.size()) != rows ||
+      dimProduct(suffixFrom(in, rows.size())) != shape.cols)
+    return false;
+  for (const GroupInputs &other : inputs_)
+    if (std::find(other.reads.begin(), other.reads.end(), static_cast<int>(g)) != other.reads.end())
+      return false;
+  return true;
+}
+
 KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                                           StitchedKernel &out) const {
   const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
@@ -251,20 +284,25 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
   // The rows every aligned group shares.
   std::optional<std::vector<DimExpr>> rows;
   bool rowMajor = mainMapping.colsPerBlock == 0 && (mainMapping.kind == MappingKind::RowReduce ||
-                                                    mainMapping.kind == MappingKind::Elementwise);
+                                                    mainMapping.kind == MappingKind::Elementwise ||
+                                                    mainMapping.kind == MappingKind::ColumnPartial);
   if (rowMajor) {
-    const std::vector<DimExpr> &shape =
-        mainMapping.kind == MappingKind::RowReduce
-            ? mainOp.type().shape()
-            : prefixOf(mainOp.type().shape(),
-                       mainOp.type().shape().empty() ? 0 : mainOp.type().shape().size() - 1);
-    rows = shape;
+    const std::vector<DimExpr> &result = mainOp.type().shape();
+    if (mainMapping.kind == MappingKind::RowReduce)
+      rows = result;
+    else if (mainMapping.kind == MappingKind::ColumnPartial)
+      rows = prefixOf(mainOp.operand(0)->type().shape(),
+                      static_cast<size_t>(mainOp.operand(0)->type().rank()) - result.size());
+    else
+      rows = prefixOf(result, result.empty() ? 0 : result.size() - 1);
     if (dimProduct(*rows) != mainMapping.rows)
       rows.reset();
   }
 
   size_t numGroups = dominants_.size();
   std::vector<std::optional<size_t>> rowDims(numGroups);
+  // Split column reductions and the mapping of the group that combines them.
+  std::vector<std::pair<size_t, KernelVariant>> splits;
   for (size_t g = 0; g < numGroups; ++g) {
     const Operation &dominant = *dominants_[g];
     PlanGroup group;
@@ -275,14 +313,30 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
       group.mapping = mainMapping;
       group.blocks = v.grid;
       rowDims[g] = rows ? std::optional<size_t>(rows->size()) : std::nullopt;
+      if (mainMapping.kind == MappingKind::ColumnPartial)
+        splits.emplace_back(g, planVariants(dominant, target_).back());
     } else {
       std::vector<KernelVariant> own = planVariants(dominant, target_);
       const KernelVariant &fallback = own.back();
       group.mapping = fallback.groups[0].mapping;
       group.blocks = fallback.grid;
-      if (rows)
+      if (rows && splitsOverRows(g, *rows, mainMapping)) {
+        // AStitch's task splitting: each row block reduces its own rows,
+        // where its producers' tiles are still in block buffers.
+        group.mapping.kind = MappingKind::ColumnPartial;
+        group.mapping.rows = mainMapping.rows;
+        group.mapping.rowsPerBlock = mainMapping.rowsPerBlock;
+        group.mapping.colsPerBlock = 0;
+        group.blocks = v.grid;
+        rowDims[g] = rows->size();
+        splits.emplace_back(g, fallback);
+      } else if (rows) {
         rowDims[g] = alignedRowDims(dominant, *rows);
-      if (rowDims[g]) {
+      }
+      if (!rowDims[g]) {
+        for (const PlanBuffer &b : fallback.buffers)
+          v.buffers.push_back(b);
+      } else if (group.mapping.kind != MappingKind::ColumnPartial) {
         const std::vector<DimExpr> &shape = group.mapping.kind == MappingKind::RowReduce
                                                 ? dominant.operand(0)->type().shape()
                                                 : dominant.type().shape();
@@ -291,9 +345,6 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
         group.mapping.rowsPerBlock = mainMapping.rowsPerBlock;
         group.mapping.colsPerBlock = 0;
         group.blocks = v.grid;
-      } else {
-        for (const PlanBuffer &b : fallback.buffers)
-          v.buffers.push_back(b);
       }
     }
     v.groups.push_back(std::move(group));
@@ -336,9 +387,38 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
       }
     }
   }
-  int numPhases = numGroups == 0 ? 1 : *std::max_element(phase.begin(), phase.end()) + 1;
+  // Each split reduction is combined in the phase after its partials.
+  for (const auto &[g, fallback] : splits) {
+    const Operation &dominant = *dominants_[g];
+    PlanGroup combine;
+    combine.dominant = &dominant;
+    combine.ops = {&dominant};
+    combine.mapping = fallback.groups[0].mapping;
+    combine.mapping.kind = MappingKind::ColumnCombine;
+    combine.mapping.rows = v.grid;
+    combine.blocks = fallback.grid;
+    DimExpr elements = v.grid * combine.mapping.cols;
+    int c = static_cast<int>(v.groups.size());
+    v.groups.push_back(std::move(combine));
+    phase.push_back(phase[g] + 1);
+    stage.push_back(0);
+    v.edges.push_back({dominant.result(), static_cast<int>(g), c, StitchScheme::Global});
+    v.buffers.push_back(PlanBuffer{dominant.result(), BufferLevel::Global, elements,
+                                   /*accumulators=*/false,
+                                   /*partials=*/true});
+    ElementType type = columnAccumulationType(dominant);
+    auto known = std::find_if(out.partials.begin(), out.partials.end(), [&](const PlanPartials &p) {
+      return p.reduction == dominant.result();
+    });
+    if (known == out.partials.end())
+      out.partials.push_back(
+          PlanPartials{dominant.result(), type, v.grid, v.groups[g].mapping.cols});
+    else if (representativeValue(v.grid) > representativeValue(known->blocks))
+      known->blocks = v.grid;
+  }
+  int numPhases = v.groups.empty() ? 1 : *std::max_element(phase.begin(), phase.end()) + 1;
   v.phases.resize(static_cast<size_t>(numPhases));
-  for (size_t g = 0; g < numGroups; ++g) {
+  for (size_t g = 0; g < v.groups.size(); ++g) {
     PlanPhase &p = v.phases[static_cast<size_t>(phase[g])];
     if (p.stages.size() <= static_cast<size_t>(stage[g]))
       p.stages.resize(static_cast<size_t>(stage[g]) + 1);
@@ -367,6 +447,12 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
     }
   }
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
+  // Partials are written once and read once.
+  for (const PlanBuffer &b : v.buffers)
+    if (b.partials)
+      v.estimatedBytes =
+          v.estimatedBytes +
+          DimExpr(2 * elementByteSize(columnAccumulationType(*b.value->definingOp()))) * b.elements;
   return v;
 }
 
@@ -374,40 +460,50 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
                                        const std::vector<std::optional<size_t>> &rowDims,
                                        const std::vector<int> &phase, const std::vector<int> &stage,
                                        int64_t rowsPerBlock) const {
+  // A shared value is read from its buffer by every group emitted after its
+  // writer, so every other group that computes it must be a reader: same
+  // phase, later stage, reading only rows of its own block.
+  size_t numGroups = dominants_.size();
   absl::flat_hash_set<const Value *> shared;
-  for (size_t h = 0; h < dominants_.size(); ++h) {
-    if (!rowDims[h])
+  std::vector<bool> changed(numGroups, false);
+  for (size_t g = 0; g < numGroups; ++g) {
+    MappingKind kind = v.groups[g].mapping.kind;
+    if (!rowDims[g] || (kind != MappingKind::RowReduce && kind != MappingKind::Elementwise))
       continue;
-    absl::flat_hash_set<const Operation *> recomputed(inputs_[h].inlined.begin(),
-                                                      inputs_[h].inlined.end());
-    bool changed = false;
-    for (size_t g = 0; g < h; ++g) {
-      if (!rowDims[g] || phase[g] != phase[h] || stage[g] >= stage[h])
+    const std::vector<DimExpr> &tileShape = kind == MappingKind::RowReduce
+                                                ? dominants_[g]->operand(0)->type().shape()
+                                                : dominants_[g]->type().shape();
+    DimExpr elements = DimExpr(rowsPerBlock) * dimProduct(suffixFrom(tileShape, *rowDims[g]));
+    for (const Operation *op : inputs_[g].inlined) {
+      const Value *value = op->result();
+      if (op->info().category != OpCategory::ExpensiveElementwise || shared.contains(value) ||
+          value->type().shape() != tileShape)
         continue;
-      const PlanGroup &writer = v.groups[g];
-      const std::vector<DimExpr> &tileShape = writer.mapping.kind == MappingKind::RowReduce
-                                                  ? dominants_[g]->operand(0)->type().shape()
-                                                  : dominants_[g]->type().shape();
-      for (const Operation *op : inputs_[g].inlined) {
-        const Value *value = op->result();
-        if (op->info().category != OpCategory::ExpensiveElementwise || !recomputed.contains(op) ||
-            value->type().shape() != tileShape ||
-            !readsRowLocally(*dominants_[h], *op, *rowDims[g]))
+      std::vector<size_t> readers;
+      bool readable = true;
+      for (size_t h = 0; h < numGroups && readable; ++h) {
+        const std::vector<const Operation *> &ops = inputs_[h].inlined;
+        if (h == g || std::find(ops.begin(), ops.end(), op) == ops.end())
           continue;
-        DimExpr elements = DimExpr(rowsPerBlock) * dimProduct(suffixFrom(tileShape, *rowDims[g]));
-        std::optional<int64_t> count = sizeBound(elements, v.predicates);
-        if (!count ||
-            *count * elementByteSize(value->type().elementType()) > target_.blockBufferBytes)
-          continue;
+        readable = rowDims[h] && phase[h] == phase[g] && stage[h] > stage[g] &&
+                   readsRowLocally(*dominants_[h], *op, *rowDims[g]);
+        readers.push_back(h);
+      }
+      std::optional<int64_t> count = sizeBound(elements, v.predicates);
+      if (!readable || readers.empty() || !count ||
+          *count * elementByteSize(value->type().elementType()) > target_.blockBufferBytes)
+        continue;
+      shared.insert(value);
+      v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
+      for (size_t h : readers) {
         v.edges.push_back(
             {value, static_cast<int>(g), static_cast<int>(h), StitchScheme::Regional});
-        if (shared.insert(value).second)
-          v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
-        recomputed.erase(op);
-        changed = true;
+        changed[h] = true;
       }
     }
-    if (!changed)
+  }
+  for (size_t h = 0; h < numGroups; ++h) {
+    if (!changed[h])
       continue;
     // The group now inlines only what it reaches without passing a value
     // read from a block buffer.
@@ -480,8 +576,15 @@ StitchedKernel KernelStitcher::run() {
   StitchedKernel out;
   if (dominants_.empty())
     return out;
-  for (const KernelVariant &mainVariant :
-       planVariants(*dominants_[static_cast<size_t>(main_)], target_))
+  const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
+  std::vector<KernelVariant> mains = planVariants(mainOp, target_);
+  if (std::optional<KernelVariant> split = splitColumnVariant(mainOp, target_)) {
+    // Unconditional: the strip variants would never be chosen.
+    if (split->predicates.empty())
+      mains.clear();
+    mains.insert(mains.begin(), std::move(*split));
+  }
+  for (const KernelVariant &mainVariant : mains)
     out.variants.push_back(planVariant(mainVariant, out));
   // Scratch in program order, so plans print the same every time.
   std::vector<const Value *> ordered;
@@ -509,12 +612,7 @@ std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel) {
 /// The cost model's figure for comparing plans: the catch-all variant's
 /// estimated bytes with every symbol at kRepresentativeDim.
 int64_t representativeBytes(const StitchedKernel &kernel) {
-  const DimExpr &bytes = kernel.variants.back().estimatedBytes;
-  DimBindings dims;
-  for (const std::string &symbol : bytes.symbols())
-    dims[symbol] = kRepresentativeDim;
-  absl::StatusOr<int64_t> value = bytes.evaluate(dims);
-  return value.ok() ? *value : std::numeric_limits<int64_t>::max();
+  return representativeValue(kernel.variants.back().estimatedBytes);
 }
 
 } // namespace

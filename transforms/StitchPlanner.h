@@ -28,6 +28,9 @@ struct StitchedKernel {
   std::vector<KernelVariant> variants;
   /// Values some variant keeps in global scratch (KernelPlan::scratch).
   std::vector<const Value *> scratch;
+  /// Partials of the column reductions some variant splits over row blocks
+  /// (KernelPlan::partials).
+  std::vector<PlanPartials> partials;
 };
 
 /// Plans `body`, whose results are the values the kernel writes. Every op of

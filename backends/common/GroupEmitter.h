@@ -14,6 +14,10 @@
 //   ColumnReduce / BatchColumnReduce: block b reduces columns
 //     [c*colsPerBlock, ...) of batch index b / colBlocks, c = b % colBlocks.
 //   Generic: block b computes result elements [b*rowsPerBlock, ...).
+//   ColumnPartial: block b reduces rows [b*rowsPerBlock, ...) of every column
+//     into partials row b.
+//   ColumnCombine: block b combines the partials of columns
+//     [b*colsPerBlock, ...).
 // Blocks past the end do nothing.
 
 #include <vector>
@@ -40,6 +44,9 @@ struct GroupEmission {
   const PlanGroup &group;
   std::vector<GroupOutput> outputs;
   const TargetDescription &description;
+  /// ColumnPartial and ColumnCombine: the partial states (blocks x cols of
+  /// the accumulation type, KernelPlan::partials).
+  llvm::Value *partials = nullptr;
 };
 
 /// The value of reduction `op` at result index `resultIndex`, looping over
@@ -71,6 +78,8 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
 void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId);
 void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId);
+void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId);
+void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId);
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId);
 
 } // namespace xs

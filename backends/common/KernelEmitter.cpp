@@ -34,6 +34,8 @@ struct VariantLayout {
   /// Kernel-argument index of each value kept in global memory.
   absl::flat_hash_map<const Value *, int> globalArg;
   absl::flat_hash_map<const Value *, const PlanBuffer *> blockBuffer;
+  /// Kernel-argument index of each split column reduction's partials.
+  absl::flat_hash_map<const Value *, int> partialArg;
 };
 
 bool groupReads(const PlanGroup &group, const Value *value) {
@@ -70,8 +72,10 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
       return bad("group ", g, " has no dominant");
     if (layout.phaseOf[g] < 0)
       return bad("group ", g, " is in no stage");
+    // A partial group writes partials, not its reduction (its combine does).
     for (const Operation *op : group.ops)
-      layout.writer.emplace(op->result(), static_cast<int>(g));
+      if (!(group.mapping.kind == MappingKind::ColumnPartial && op == group.dominant))
+        layout.writer.emplace(op->result(), static_cast<int>(g));
   }
   auto writable = [&](const PlanGroup &group, const Value *value) {
     const Operation &dominant = *group.dominant;
@@ -86,6 +90,17 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
   int firstScratch = numParams + static_cast<int>(body.results().size());
   for (size_t i = 0; i < plan.scratch.size(); ++i)
     layout.globalArg.emplace(plan.scratch[i], firstScratch + static_cast<int>(i));
+  int firstPartials = firstScratch + static_cast<int>(plan.scratch.size());
+  for (size_t i = 0; i < plan.partials.size(); ++i)
+    layout.partialArg.emplace(plan.partials[i].reduction, firstPartials + static_cast<int>(i));
+  for (size_t g = 0; g < numGroups; ++g) {
+    const PlanGroup &group = variant.groups[g];
+    bool split = group.mapping.kind == MappingKind::ColumnPartial ||
+                 group.mapping.kind == MappingKind::ColumnCombine;
+    if (split && !layout.partialArg.contains(group.dominant->result()))
+      return bad("group ", g, " splits %", group.dominant->result()->name(),
+                 " but the kernel has no partials for it");
+  }
 
   for (const auto &[value, group] : layout.writer)
     if (layout.globalArg.contains(value) &&
@@ -135,6 +150,10 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
     return emitColumnReduceBlock(emission, blockId);
   case MappingKind::Generic:
     return emitGenericBlock(emission, blockId);
+  case MappingKind::ColumnPartial:
+    return emitColumnPartialBlock(emission, blockId);
+  case MappingKind::ColumnCombine:
+    return emitColumnCombineBlock(emission, blockId);
   }
 }
 
@@ -149,7 +168,8 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   llvm::Function *function =
       target.createKernel(module, phaseSymbol(kernelSymbol(plan, index), first), b);
   KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, absl::OkStatus()};
-  size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size();
+  size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size() +
+                   plan.partials.size();
   for (size_t i = 0; i < numArgs; ++i)
     ctx.buffers.push_back(target.bufferArg(b, static_cast<int>(i)));
   for (size_t i = 0; i < program.host.symbols.size(); ++i)
@@ -178,8 +198,13 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
         for (int g : stages[s].groups) {
           const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
           GroupEmission emission{gen, group, {}, target.description()};
+          if (auto arg = layout.partialArg.find(group.dominant->result());
+              arg != layout.partialArg.end())
+            emission.partials = ctx.buffers[static_cast<size_t>(arg->second)];
           for (const Operation *op : group.ops) {
             const Value *value = op->result();
+            if (group.mapping.kind == MappingKind::ColumnPartial && op == group.dominant)
+              continue;
             if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
               emission.outputs.push_back(
                   {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});

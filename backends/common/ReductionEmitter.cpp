@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <functional>
+#include <tuple>
 
 #include "backends/common/GroupEmitter.h"
 #include "backends/common/LoopBuilder.h"
@@ -19,17 +21,13 @@ class Reduction {
 public:
   /// `inRegisters`: the state is a loop-carried value, not a buffer
   /// element, so float max/min may use the flagged form (ScalarOps.h).
-  /// `wideSums`: float sums accumulate in f64 (a column sum adds every row
-  /// into one accumulator, and f32 rounding over tens of thousands of rows
-  /// with cancellation drifts by 1e-4 of the rows' scale).
+  /// `wideSums`: accumulate as columnAccumulationType() says (KernelPlan.h).
   Reduction(const Operation &op, bool inRegisters, bool wideSums = false) : op_(op) {
     const TensorType &operandType = op.operand(0)->type();
     reduced_.assign(static_cast<size_t>(operandType.rank()), false);
     isArg_ = op.info().rule == TypeRule::ArgReduce;
     flagged_ = inRegisters && !isArg_ && isFlaggedExtremum(op.kind(), type());
-    accumulate_ = type();
-    if (wideSums && op.kind() == OpKind::ReduceSum && isFloat(type()))
-      accumulate_ = ElementType::F64;
+    accumulate_ = wideSums && !isArg_ ? columnAccumulationType(op) : type();
     if (isArg_) {
       reduced_[static_cast<size_t>(op.intAttrOr("dim", 0))] = true;
     } else if (const Attribute *dims = op.attr("dims")) {
@@ -42,6 +40,7 @@ public:
   }
 
   const Value *operand() const { return op_.operand(0); }
+  OpKind kind() const { return op_.kind(); }
   ElementType type() const { return operand()->type().elementType(); }
   bool isArg() const { return isArg_; }
   /// True when the state is wider than the element type (wideSums).
@@ -107,6 +106,14 @@ public:
     }
     llvm::Value *beats = emitArgBeats(b, type(), op_.kind() == OpKind::ArgMax, value, state[0]);
     return {b.CreateSelect(beats, value, state[0]), b.CreateSelect(beats, position, state[1])};
+  }
+
+  /// Combines a state with another partial state of the same reduction
+  /// (not argmax/argmin).
+  std::vector<llvm::Value *> combine(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state,
+                                     llvm::Value *other) const {
+    assert(!flagged_ && !isArg_ && "partial states of plain reductions only");
+    return {emitReduceStep(b, op_.kind(), accumulate_, state[0], other)};
   }
 
   llvm::Value *result(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state) const {
@@ -250,29 +257,38 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
-void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
+namespace {
+
+/// The columns a column-reduction block covers and its rows: the kept index
+/// is batchPrefix followed by the column's multi-index in colShape.
+struct ColumnWork {
+  std::vector<llvm::Value *> batchPrefix;
+  std::vector<DimExpr> colShape;
+  llvm::Value *colBegin = nullptr;
+  llvm::Value *colEnd = nullptr;
+  llvm::Value *rowBegin = nullptr;
+  llvm::Value *rowEnd = nullptr;
+};
+
+/// The element of row `row` at column `col` (linear, in colShape), whose kept
+/// index is `kept` (batch prefix and column index); for a combine, a partial
+/// state of the accumulation type.
+using ColumnLoad = std::function<llvm::Value *(llvm::Value *row, llvm::Value *col,
+                                               const std::vector<llvm::Value *> &kept)>;
+/// Receives the final state of column `col` (whose kept index is `kept`).
+using ColumnFinish = std::function<void(llvm::Value *col, const std::vector<llvm::Value *> &kept,
+                                        llvm::ArrayRef<llvm::Value *> state)>;
+
+/// Reduces rows [rowBegin, rowEnd) of columns [colBegin, colEnd). Columns are
+/// processed in tiles whose accumulators fit the block buffer; rows outer,
+/// columns inner, so the inner loop reads contiguous columns.
+/// `loadsStates`: loaded values are partial states, combined as they are.
+void reduceColumns(GroupEmission &group, const Reduction &reduction, const ColumnWork &work,
+                   const ColumnLoad &load, bool loadsStates, const ColumnFinish &finish) {
   ElementGenerator &gen = group.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
-  const Operation &op = *group.group.dominant;
   const ThreadMapping &mapping = group.group.mapping;
-  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
-  if (!reduction.contiguous() ||
-      (mapping.kind == MappingKind::ColumnReduce && reduction.firstReduced() != 0))
-    return ctx.fail("a column mapping needs one contiguous run of reduced dims (" +
-                    op.result()->name() + ")");
-  size_t first = reduction.firstReduced();
-  const std::vector<DimExpr> &keptAll = reduction.keptShape();
-  std::vector<DimExpr> batchShape(keptAll.begin(),
-                                  keptAll.begin() + static_cast<std::ptrdiff_t>(first));
-  std::vector<DimExpr> colShape(keptAll.begin() + static_cast<std::ptrdiff_t>(first),
-                                keptAll.end());
-  llvm::Value *batch = gen.dim(dimProduct(batchShape));
-  llvm::Value *rows = gen.dim(dimProduct(reduction.reducedShape()));
-  llvm::Value *cols = gen.dim(dimProduct(colShape));
-
-  // Columns of one block are processed in tiles whose accumulators fit the
-  // block buffer.
   std::vector<llvm::Type *> stateTypes = reduction.stateTypes(b.getContext());
   const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
   int64_t stateBytes = 0;
@@ -284,20 +300,20 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   std::vector<llvm::Value *> accumulators;
   for (llvm::Type *t : stateTypes)
     accumulators.push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
-
-  auto [batchIndex, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
-  // A block past the last batch index does nothing.
-  colEnd = b.CreateSelect(b.CreateICmpSLT(batchIndex, batch), colEnd, colBegin);
-  setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
-  std::vector<llvm::Value *> batchPrefix = gen.unravel(batchIndex, batchShape);
   llvm::Value *tiles = b.CreateUDiv(
-      b.CreateAdd(b.CreateSub(colEnd, colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
+      b.CreateAdd(b.CreateSub(work.colEnd, work.colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
+  auto keptAt = [&](llvm::Value *col) {
+    std::vector<llvm::Value *> kept = work.batchPrefix;
+    std::vector<llvm::Value *> colIndex = gen.unravel(col, work.colShape);
+    kept.insert(kept.end(), colIndex.begin(), colIndex.end());
+    return kept;
+  };
 
   emitLoop(
       b, b.getInt64(0), tiles, {},
       [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
-        llvm::Value *tileBegin = b.CreateAdd(colBegin, b.CreateMul(t, b.getInt64(tile)));
-        llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(colEnd, tileBegin));
+        llvm::Value *tileBegin = b.CreateAdd(work.colBegin, b.CreateMul(t, b.getInt64(tile)));
+        llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(work.colEnd, tileBegin));
         std::vector<llvm::Value *> init = reduction.initial(b);
         LoopResult initLoop = emitLoop(
             b, b.getInt64(0), width, {},
@@ -308,7 +324,6 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
             },
             "init");
         ctx.target.annotateInnerLoop(initLoop.latch, initLoop.constantTrips);
-        // Rows outer, columns inner: the inner loop reads contiguous columns.
         // `unroll` rows per column step load and store each accumulator once
         // and keep that many row streams in flight; the steps stay in row
         // order, so every kind (argmax/argmin too) accumulates as one row at
@@ -316,16 +331,14 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         auto emitRows = [&](llvm::Value *firstRow, llvm::Value *groups, int64_t unroll) {
           emitLoop(
               b, b.getInt64(0), groups, {},
-              [&](llvm::Value *group, llvm::ArrayRef<llvm::Value *>) {
+              [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
-                    b.CreateAdd(firstRow, b.CreateMul(group, b.getInt64(unroll)));
+                    b.CreateAdd(firstRow, b.CreateMul(rowGroup, b.getInt64(unroll)));
                 LoopResult inner = emitLoop(
                     b, b.getInt64(0), width, {},
                     [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-                      std::vector<llvm::Value *> kept = batchPrefix;
-                      std::vector<llvm::Value *> colIndex =
-                          gen.unravel(b.CreateAdd(tileBegin, c), colShape);
-                      kept.insert(kept.end(), colIndex.begin(), colIndex.end());
+                      llvm::Value *col = b.CreateAdd(tileBegin, c);
+                      std::vector<llvm::Value *> kept = keptAt(col);
                       std::vector<llvm::Value *> addresses, state;
                       for (size_t s = 0; s < accumulators.size(); ++s) {
                         addresses.push_back(b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c));
@@ -336,14 +349,13 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
                       llvm::Value *partial = nullptr;
                       for (int64_t u = 0; u < unroll; ++u) {
                         llvm::Value *row = b.CreateAdd(groupRow, b.getInt64(u));
-                        std::vector<llvm::Value *> reduced =
-                            gen.unravel(row, reduction.reducedShape());
-                        llvm::Value *value =
-                            gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
-                        if (!reduction.widened())
+                        llvm::Value *value = load(row, col, kept);
+                        if (loadsStates)
+                          state = reduction.combine(b, state, value);
+                        else if (!reduction.widened())
                           state = reduction.step(b, state, value, row);
                         else
-                          partial = partial ? emitReduceStep(b, op.kind(), reduction.type(),
+                          partial = partial ? emitReduceStep(b, reduction.kind(), reduction.type(),
                                                              partial, value)
                                             : value;
                       }
@@ -360,11 +372,11 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
               "row");
         };
         int64_t unroll = kColumnRowsPerStep;
-        llvm::Value *groups = b.CreateUDiv(rows, b.getInt64(unroll));
-        emitRows(b.getInt64(0), groups, unroll);
-        if (unroll > 1)
-          emitRows(b.CreateMul(groups, b.getInt64(unroll)),
-                   b.CreateSub(rows, b.CreateMul(groups, b.getInt64(unroll))), 1);
+        llvm::Value *count = b.CreateSub(work.rowEnd, work.rowBegin);
+        llvm::Value *groups = b.CreateUDiv(count, b.getInt64(unroll));
+        llvm::Value *unrolled = b.CreateMul(groups, b.getInt64(unroll));
+        emitRows(work.rowBegin, groups, unroll);
+        emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
         ctx.target.emitBlockBarrier(b);
         emitLoop(
             b, b.getInt64(0), width, {},
@@ -374,17 +386,123 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
                 state.push_back(b.CreateLoad(
                     stateTypes[s], b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c)));
               llvm::Value *col = b.CreateAdd(tileBegin, c);
-              std::vector<llvm::Value *> index = batchPrefix;
-              std::vector<llvm::Value *> colIndex = gen.unravel(col, colShape);
-              index.insert(index.end(), colIndex.begin(), colIndex.end());
-              llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
-              storeReduced(group, reduction.result(b, state), index, linear);
+              finish(col, keptAt(col), state);
               return std::vector<llvm::Value *>{};
             },
             "store");
         return std::vector<llvm::Value *>{};
       },
       "tile");
+}
+
+} // namespace
+
+void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  const ThreadMapping &mapping = group.group.mapping;
+  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
+  if (!reduction.contiguous() ||
+      (mapping.kind == MappingKind::ColumnReduce && reduction.firstReduced() != 0))
+    return ctx.fail("a column mapping needs one contiguous run of reduced dims (" +
+                    op.result()->name() + ")");
+  size_t first = reduction.firstReduced();
+  const std::vector<DimExpr> &keptAll = reduction.keptShape();
+  std::vector<DimExpr> batchShape(keptAll.begin(),
+                                  keptAll.begin() + static_cast<std::ptrdiff_t>(first));
+  ColumnWork work;
+  work.colShape.assign(keptAll.begin() + static_cast<std::ptrdiff_t>(first), keptAll.end());
+  llvm::Value *batch = gen.dim(dimProduct(batchShape));
+  llvm::Value *cols = gen.dim(dimProduct(work.colShape));
+  auto [batchIndex, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  // A block past the last batch index does nothing.
+  work.colBegin = colBegin;
+  work.colEnd = b.CreateSelect(b.CreateICmpSLT(batchIndex, batch), colEnd, colBegin);
+  work.rowBegin = b.getInt64(0);
+  work.rowEnd = gen.dim(dimProduct(reduction.reducedShape()));
+  work.batchPrefix = gen.unravel(batchIndex, batchShape);
+  setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
+  reduceColumns(
+      group, reduction, work,
+      [&](llvm::Value *row, llvm::Value *, const std::vector<llvm::Value *> &kept) {
+        std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
+        return gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+      },
+      /*loadsStates=*/false,
+      [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
+          llvm::ArrayRef<llvm::Value *> state) {
+        llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
+        storeReduced(group, reduction.result(b, state), kept, linear);
+      });
+}
+
+void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
+  if (!group.partials || reduction.isArg() || !reduction.contiguous() ||
+      reduction.firstReduced() != 0)
+    return ctx.fail("a column-partial mapping needs leading reduced dims and partials (" +
+                    op.result()->name() + ")");
+  ColumnWork work;
+  work.colShape = reduction.keptShape();
+  llvm::Value *cols = gen.dim(dimProduct(work.colShape));
+  llvm::Value *rows = gen.dim(dimProduct(reduction.reducedShape()));
+  std::tie(work.rowBegin, work.rowEnd) =
+      blockRange(b, blockId, group.group.mapping.rowsPerBlock, rows);
+  work.colBegin = b.getInt64(0);
+  work.colEnd = cols;
+  llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
+  llvm::Value *partialRow = b.CreateMul(blockId, cols);
+  reduceColumns(
+      group, reduction, work,
+      [&](llvm::Value *row, llvm::Value *, const std::vector<llvm::Value *> &kept) {
+        std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
+        return gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+      },
+      /*loadsStates=*/false,
+      [&](llvm::Value *col, const std::vector<llvm::Value *> &,
+          llvm::ArrayRef<llvm::Value *> state) {
+        b.CreateStore(state[0],
+                      b.CreateInBoundsGEP(stateType, group.partials, b.CreateAdd(partialRow, col)));
+      });
+}
+
+void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  const ThreadMapping &mapping = group.group.mapping;
+  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
+  if (!group.partials || reduction.isArg())
+    return ctx.fail("a column-combine mapping needs partials (" + op.result()->name() + ")");
+  ColumnWork work;
+  work.colShape = reduction.keptShape();
+  llvm::Value *cols = gen.dim(dimProduct(work.colShape));
+  auto [strip, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  work.colBegin = colBegin;
+  work.colEnd = b.CreateSelect(b.CreateICmpEQ(strip, b.getInt64(0)), colEnd, colBegin);
+  work.rowBegin = b.getInt64(0);
+  work.rowEnd = gen.dim(mapping.rows);
+  setTileOrigins(group, op.type().shape(), colBegin);
+  llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
+  reduceColumns(
+      group, reduction, work,
+      [&](llvm::Value *row, llvm::Value *col, const std::vector<llvm::Value *> &) {
+        return b.CreateLoad(stateType,
+                            b.CreateInBoundsGEP(stateType, group.partials,
+                                                b.CreateAdd(b.CreateMul(row, cols), col)));
+      },
+      /*loadsStates=*/true,
+      [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
+          llvm::ArrayRef<llvm::Value *> state) {
+        storeReduced(group, reduction.result(b, state), kept, col);
+      });
 }
 
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {

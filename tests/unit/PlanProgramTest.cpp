@@ -119,16 +119,26 @@ void expectWellFormed(const ProgramPlan &plan) {
     EXPECT_EQ(step.kernel, k.name);
     EXPECT_EQ(k.name.rfind(strCat("k", launches - 1, "_"), 0), 0u) << k.name;
     EXPECT_TRUE(verifyFunction(*k.body).ok()) << k.name;
-    EXPECT_EQ(step.buffers.size(), k.body->params().size() + k.body->results().size());
+    EXPECT_EQ(step.buffers.size(), k.body->params().size() + k.body->results().size() +
+                                       k.scratch.size() + k.partials.size());
     ASSERT_EQ(step.variants.size(), k.variants.size());
     ASSERT_FALSE(k.variants.empty());
     EXPECT_TRUE(k.variants.back().predicates.empty()) << k.name;
+    bool anySplit = false;
     for (size_t v = 0; v < k.variants.size(); ++v) {
       EXPECT_EQ(step.variants[v].symbol, strCat(k.name, ".v", v));
       EXPECT_EQ(step.variants[v].grid, k.variants[v].grid);
-      ASSERT_EQ(k.variants[v].groups.size(), 1u);
-      EXPECT_EQ(k.variants[v].groups[0].dominant, k.body->results().at(0).value->definingOp());
+      // One group; a split column reduction has two, its partials and their
+      // combine, both on the reduction.
+      const std::vector<PlanGroup> &groups = k.variants[v].groups;
+      bool split = groups.size() == 2 && groups[0].mapping.kind == MappingKind::ColumnPartial &&
+                   groups[1].mapping.kind == MappingKind::ColumnCombine;
+      ASSERT_TRUE(groups.size() == 1 || split) << k.name;
+      for (const PlanGroup &group : groups)
+        EXPECT_EQ(group.dominant, k.body->results().at(0).value->definingOp());
+      anySplit |= split;
     }
+    EXPECT_EQ(k.partials.size(), anySplit ? 1u : 0u) << k.name;
   }
   EXPECT_EQ(launches, plan.kernels.size());
   for (size_t r = 0; r < plan.host.outputs.size(); ++r) {

@@ -70,23 +70,37 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 }
 
 // Leading reduced dims: a column reduction, rows = B*S (reduced),
-// cols = 1024 in strips of 256; accumulators in a block buffer.
+// cols = 1024. With at least 512 rows, blocks of 128 rows write f64
+// partials that a second phase combines in strips of 256 columns; else
+// strips of 256 columns, accumulators in a block buffer.
 // CHECK-LABEL: kernel @k0_reduce_sum(%x: f32[B, S, 1024]) -> (%y: f32[1024]) bytes 4096*B*S + 4096 {
 // CHECK-NEXT:   %y = reduce_sum %x {dims = [0, 1]} : f32[1024]
-// CHECK-NEXT:   variant 0 when (none) grid 4:
+// CHECK-NEXT:   partials %y: f64[(B*S + 127)/128, 1024]
+// CHECK-NEXT:   variant 0 when B*S >= 512 grid (B*S + 127)/128:
+// CHECK-NEXT:     group 0 dominant %y: column-partial rows B*S cols 1024 rows/block 128 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %y: column-combine rows (B*S + 127)/128 cols 1024 cols/block 256 lanes 8 vector 8 blocks 4
+// CHECK-NEXT:     phase 0: stage 0: groups [0]
+// CHECK-NEXT:     phase 1: stage 0: groups [1]
+// CHECK-NEXT:     buffers: %y global partials 1024*((B*S + 127)/128)
+// CHECK-NEXT:     edges: %y 0->1 global
+// CHECK-NEXT:     estimated bytes 4096*B*S + 16384*((B*S + 127)/128) + 8192
+// CHECK-NEXT:   variant 1 when (none) grid 4:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows B*S cols 1024 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: %y block accumulators 256
+// CHECK-NEXT:     estimated bytes 4096*B*S + 4096
 // CHECK-NEXT: }
 // CHECK-LABEL: host @column {
 // CHECK-NEXT:   symbols: [B, S]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f32[B, S, 1024] input 0
 // CHECK-NEXT:     #1 %y: f32[1024] output 0
-// CHECK-NEXT:   slots: 0
+// CHECK-NEXT:     #2 %y_partials: f64[(B*S + 127)/128, 1024] temporary slot 0
+// CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
-// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1) ops [%y = reduce_sum] bytes 4096*B*S + 4096
-// CHECK-NEXT:       k0_reduce_sum.v0 when (none) grid 4
+// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4096*B*S + 4096
+// CHECK-NEXT:       k0_reduce_sum.v0 when B*S >= 512 grid (B*S + 127)/128 phases 2
+// CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 4
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
@@ -97,20 +111,32 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // Symbolic columns (f64: vector 4): strips of lanes*vector*4 = 128.
 // CHECK-LABEL: kernel @k0_reduce_min(%x: f64[R, C]) -> (%y: f64[C]) bytes 8*C*R + 8*C {
 // CHECK-NEXT:   %y = reduce_min %x {dims = [0]} : f64[C]
-// CHECK-NEXT:   variant 0 when (none) grid (C + 127)/128:
+// CHECK-NEXT:   partials %y: f64[(R + 127)/128, C]
+// CHECK-NEXT:   variant 0 when R >= 512 grid (R + 127)/128:
+// CHECK-NEXT:     group 0 dominant %y: column-partial rows R cols C rows/block 128 lanes 8 vector 4
+// CHECK-NEXT:     group 1 dominant %y: column-combine rows (R + 127)/128 cols C cols/block 128 lanes 8 vector 4 blocks (C + 127)/128
+// CHECK-NEXT:     phase 0: stage 0: groups [0]
+// CHECK-NEXT:     phase 1: stage 0: groups [1]
+// CHECK-NEXT:     buffers: %y global partials C*((R + 127)/128)
+// CHECK-NEXT:     edges: %y 0->1 global
+// CHECK-NEXT:     estimated bytes 8*C*R + 16*C*((R + 127)/128) + 16*C
+// CHECK-NEXT:   variant 1 when (none) grid (C + 127)/128:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows R cols C cols/block 128 lanes 8 vector 4
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: %y block accumulators 128
+// CHECK-NEXT:     estimated bytes 8*C*R + 8*C
 // CHECK-NEXT: }
 // CHECK-LABEL: host @column_sym {
 // CHECK-NEXT:   symbols: [R, C]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f64[R, C] input 0
 // CHECK-NEXT:     #1 %y: f64[C] output 0
-// CHECK-NEXT:   slots: 0
+// CHECK-NEXT:     #2 %y_partials: f64[(R + 127)/128, C] temporary slot 0
+// CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
-// CHECK-NEXT:     0: launch k0_reduce_min(#0, #1) ops [%y = reduce_min] bytes 8*C*R + 8*C
-// CHECK-NEXT:       k0_reduce_min.v0 when (none) grid (C + 127)/128
+// CHECK-NEXT:     0: launch k0_reduce_min(#0, #1, #2) ops [%y = reduce_min] bytes 8*C*R + 8*C
+// CHECK-NEXT:       k0_reduce_min.v0 when R >= 512 grid (R + 127)/128 phases 2
+// CHECK-NEXT:       k0_reduce_min.v1 when (none) grid (C + 127)/128
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @column_sym(%x: f64[R, C]) -> (y: f64[C]) {
