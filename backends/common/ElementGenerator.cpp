@@ -296,22 +296,50 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
   // (no division, and the loop stays vectorizable).
   if (std::optional<Storage> storage = storageOf(x))
     return load(x, *storage, linearize(index, op.type().shape()));
-  // Trailing dims both shapes share keep their index; only the leading ones
-  // are re-split, so the innermost loop has no division and vectorizes
-  // ([B*S, 768] -> [B, S, 768] divides once per row, not per element).
+  // Dims are matched from the innermost in groups of equal products: a dim
+  // split in several ([.., 768] -> [.., 12, 64]) takes the ravel of their
+  // indices (no division), dims merged into one are unravelled from it, and
+  // shared dims keep their index, so the innermost loop vectorizes. What does
+  // not group ([B*S, 768] -> [B, S, 768] groups 768, then B*S with B, S) is
+  // linearized and unravelled as a whole.
   const std::vector<DimExpr> &to = op.type().shape();
   const std::vector<DimExpr> &from = x->type().shape();
-  size_t shared = 0;
-  while (shared < to.size() && shared < from.size() &&
-         to[to.size() - 1 - shared] == from[from.size() - 1 - shared])
-    ++shared;
-  std::vector<DimExpr> toLeading(to.begin(), to.end() - static_cast<std::ptrdiff_t>(shared));
-  std::vector<DimExpr> fromLeading(from.begin(), from.end() - static_cast<std::ptrdiff_t>(shared));
-  std::vector<llvm::Value *> leadingIndex(
-      index.begin(), index.begin() + static_cast<std::ptrdiff_t>(toLeading.size()));
-  std::vector<llvm::Value *> source = unravel(linearize(leadingIndex, toLeading), fromLeading);
-  source.insert(source.end(), index.begin() + static_cast<std::ptrdiff_t>(toLeading.size()),
-                index.end());
+  std::vector<llvm::Value *> source(from.size());
+  auto mapGroup = [&](size_t toBegin, size_t toEnd, size_t fromBegin, size_t fromEnd) {
+    std::vector<DimExpr> toDims(to.begin() + static_cast<std::ptrdiff_t>(toBegin),
+                                to.begin() + static_cast<std::ptrdiff_t>(toEnd));
+    std::vector<DimExpr> fromDims(from.begin() + static_cast<std::ptrdiff_t>(fromBegin),
+                                  from.begin() + static_cast<std::ptrdiff_t>(fromEnd));
+    std::vector<llvm::Value *> toIndex(index.begin() + static_cast<std::ptrdiff_t>(toBegin),
+                                       index.begin() + static_cast<std::ptrdiff_t>(toEnd));
+    std::vector<llvm::Value *> fromIndex = unravel(linearize(toIndex, toDims), fromDims);
+    std::copy(fromIndex.begin(), fromIndex.end(),
+              source.begin() + static_cast<std::ptrdiff_t>(fromBegin));
+  };
+  size_t i = to.size(), j = from.size();
+  while (i > 0 && j > 0) {
+    size_t ti = i - 1, fj = j - 1;
+    DimExpr toProduct = to[ti], fromProduct = from[fj];
+    bool grouped = true;
+    while (toProduct != fromProduct) {
+      std::optional<int64_t> t = toProduct.constantValue(), f = fromProduct.constantValue();
+      if (ti > 0 && (to[ti - 1] * toProduct == fromProduct || (t && f && *t < *f))) {
+        toProduct = to[--ti] * toProduct;
+      } else if (fj > 0 && (from[fj - 1] * fromProduct == toProduct || (t && f && *f < *t))) {
+        fromProduct = from[--fj] * fromProduct;
+      } else {
+        grouped = false;
+        break;
+      }
+    }
+    if (!grouped)
+      break;
+    mapGroup(ti, i, fj, j);
+    i = ti;
+    j = fj;
+  }
+  if (i > 0 || j > 0)
+    mapGroup(0, i, 0, j);
   return emit(x, source);
 }
 
