@@ -267,37 +267,40 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
 }
 
 absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, size_t index,
-                         Target &target, llvm::Module &module) {
+                         int onlyPhase, Target &target, llvm::Module &module) {
   absl::StatusOr<VariantLayout> layout = layoutVariant(plan, plan.variants[index]);
   if (!layout.ok())
     return layout.status();
   int phases = static_cast<int>(plan.variants[index].phases.size());
   if (target.hasGridBarrier())
     return emitPhases(program, plan, index, *layout, 0, phases - 1, target, module);
-  for (int p = 0; p < phases; ++p)
+  for (int p = 0; p < phases; ++p) {
+    if (onlyPhase >= 0 && p != onlyPhase)
+      continue;
     if (absl::Status s = emitPhases(program, plan, index, *layout, p, p, target, module); !s.ok())
       return s;
+  }
   return absl::OkStatus();
 }
 
 } // namespace
 
 absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module) {
-  std::vector<std::pair<size_t, size_t>> all;
+  std::vector<KernelPiece> all;
   for (size_t k = 0; k < program.kernels.size(); ++k)
     for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
-      all.emplace_back(k, v);
+      all.push_back({k, v, -1});
   return emitProgramKernels(program, all, target, module);
 }
 
-absl::Status emitProgramKernels(const ProgramPlan &program,
-                                const std::vector<std::pair<size_t, size_t>> &variants,
+absl::Status emitProgramKernels(const ProgramPlan &program, const std::vector<KernelPiece> &pieces,
                                 Target &target, llvm::Module &module) {
-  for (auto [k, v] : variants) {
-    const KernelPlan &plan = program.kernels[k];
+  for (const KernelPiece &piece : pieces) {
+    const KernelPlan &plan = program.kernels[piece.kernel];
     if (!plan.body)
       return absl::InternalError(strCat("kernel ", plan.name, " has no body"));
-    if (absl::Status s = emitVariant(program, plan, v, target, module); !s.ok())
+    if (absl::Status s = emitVariant(program, plan, piece.variant, piece.phase, target, module);
+        !s.ok())
       return s;
   }
   return absl::OkStatus();

@@ -28,9 +28,15 @@ std::string kernelSymbol(const KernelPlan &plan, size_t variant);
 /// order of the dims array. An unsupported construct is an internal error
 /// naming the kernel.
 absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module);
-/// The same for the given (kernel index, variant index) pairs only.
-absl::Status emitProgramKernels(const ProgramPlan &program,
-                                const std::vector<std::pair<size_t, size_t>> &variants,
+/// A unit of emission: a kernel's variant, or one phase of it (on targets
+/// without a grid barrier, where each phase is a function of its own).
+struct KernelPiece {
+  size_t kernel = 0;
+  size_t variant = 0;
+  int phase = -1; // -1: every phase
+};
+/// The same for the given pieces only (a compile job's share).
+absl::Status emitProgramKernels(const ProgramPlan &program, const std::vector<KernelPiece> &pieces,
                                 Target &target, llvm::Module &module);
 
 } // namespace xs

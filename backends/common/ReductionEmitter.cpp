@@ -282,7 +282,9 @@ using ColumnFinish = std::function<void(llvm::Value *col, const std::vector<llvm
 /// Reduces rows [rowBegin, rowEnd) of columns [colBegin, colEnd). Columns are
 /// processed in tiles whose accumulators fit the block buffer; rows outer,
 /// columns inner, so the inner loop reads contiguous columns.
-/// `loadsStates`: loaded values are partial states, combined as they are.
+/// `loadsStates`: loaded values are partial states, combined as they are,
+/// one row at a time (there are few, and the unrolled loops cost compile
+/// time for nothing).
 void reduceColumns(GroupEmission &group, const Reduction &reduction, const ColumnWork &work,
                    const ColumnLoad &load, bool loadsStates, const ColumnFinish &finish) {
   ElementGenerator &gen = group.gen;
@@ -371,12 +373,13 @@ void reduceColumns(GroupEmission &group, const Reduction &reduction, const Colum
               },
               "row");
         };
-        int64_t unroll = kColumnRowsPerStep;
+        int64_t unroll = loadsStates ? 1 : kColumnRowsPerStep;
         llvm::Value *count = b.CreateSub(work.rowEnd, work.rowBegin);
         llvm::Value *groups = b.CreateUDiv(count, b.getInt64(unroll));
         llvm::Value *unrolled = b.CreateMul(groups, b.getInt64(unroll));
         emitRows(work.rowBegin, groups, unroll);
-        emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
+        if (unroll > 1)
+          emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
         ctx.target.emitBlockBarrier(b);
         emitLoop(
             b, b.getInt64(0), width, {},

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <mutex>
 #include <thread>
+#include <tuple>
 
 #include "backends/common/KernelEmitter.h"
 #include "backends/x86/X86Target.h"
@@ -133,8 +134,7 @@ public:
     context_.setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &diagnostics_);
   }
 
-  absl::Status emit(const ProgramPlan &program,
-                    const std::vector<std::pair<size_t, size_t>> &variants) {
+  absl::Status emit(const ProgramPlan &program, const std::vector<KernelPiece> &pieces) {
     CpuChoice cpu = chooseCpu(options_);
     absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
         createTargetMachine(cpu, options_.optLevel);
@@ -146,7 +146,7 @@ public:
     module_->setDataLayout(machine_->createDataLayout());
     X86Target target(describe(options_, cpu, machine_.get()), cpu.cpu, cpu.features,
                      module_->getDataLayoutStr());
-    if (absl::Status s = emitProgramKernels(program, variants, target, *module_); !s.ok())
+    if (absl::Status s = emitProgramKernels(program, pieces, target, *module_); !s.ok())
       return s;
     for (llvm::Function &function : *module_) {
       if (function.isDeclaration())
@@ -228,35 +228,45 @@ TargetDescription x86TargetDescription(const X86Options &options) {
 
 absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
                                               const X86Options &options) {
-  // Kernel variants are independent functions: each worker compiles a share
-  // of them into an object of its own (a context, module and target machine
-  // per worker), so that compiling uses all cores. Shares are balanced by
-  // size (the kernel's ops), largest first.
-  std::vector<std::pair<size_t, size_t>> variants;
+  // Each phase of each kernel variant is an independent function: each
+  // worker compiles a share of them into an object of its own (a context,
+  // module and target machine per worker), so that compiling uses all cores.
+  // Shares are balanced by size (the ops of the phase's groups), largest
+  // first.
+  std::vector<KernelPiece> pieces;
   std::vector<size_t> size;
   for (size_t k = 0; k < program.kernels.size(); ++k)
     for (size_t v = 0; v < program.kernels[k].variants.size(); ++v) {
-      variants.emplace_back(k, v);
-      size.push_back(program.kernels[k].body->ops().size());
+      const KernelVariant &variant = program.kernels[k].variants[v];
+      for (size_t p = 0; p < variant.phases.size(); ++p) {
+        size_t ops = 0;
+        for (const PlanStage &stage : variant.phases[p].stages)
+          for (int g : stage.groups)
+            ops += variant.groups[static_cast<size_t>(g)].ops.size();
+        pieces.push_back({k, v, static_cast<int>(p)});
+        size.push_back(ops);
+      }
     }
   unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-  size_t jobs = std::max<size_t>(1, std::min<size_t>(variants.size(), hardware));
-  std::vector<size_t> order(variants.size());
+  size_t jobs = std::max<size_t>(1, std::min<size_t>(pieces.size(), hardware));
+  std::vector<size_t> order(pieces.size());
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::sort(order.begin(), order.end(),
             [&](size_t a, size_t b) { return size[a] != size[b] ? size[a] > size[b] : a < b; });
-  std::vector<std::vector<std::pair<size_t, size_t>>> shares(jobs);
+  std::vector<std::vector<KernelPiece>> shares(jobs);
   std::vector<size_t> load(jobs, 0);
   for (size_t i : order) {
     size_t job = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    shares[job].push_back(variants[i]);
+    shares[job].push_back(pieces[i]);
     load[job] += size[i];
   }
   std::vector<absl::StatusOr<std::string>> objects(jobs, std::string());
   auto compile = [&](size_t job) {
-    std::vector<std::pair<size_t, size_t>> mine = shares[job];
-    std::sort(mine.begin(), mine.end());
+    std::vector<KernelPiece> mine = shares[job];
+    std::sort(mine.begin(), mine.end(), [](const KernelPiece &a, const KernelPiece &b) {
+      return std::tie(a.kernel, a.variant, a.phase) < std::tie(b.kernel, b.variant, b.phase);
+    });
     X86Compilation compilation(options);
     if (absl::Status s = compilation.emit(program, mine); !s.ok()) {
       objects[job] = s;
@@ -285,10 +295,10 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
 absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
                                           bool optimized) {
   X86Compilation compilation(options);
-  std::vector<std::pair<size_t, size_t>> all;
+  std::vector<KernelPiece> all;
   for (size_t k = 0; k < program.kernels.size(); ++k)
     for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
-      all.emplace_back(k, v);
+      all.push_back({k, v, -1});
   if (absl::Status s = compilation.emit(program, all); !s.ok())
     return s;
   if (optimized)
