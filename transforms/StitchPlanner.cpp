@@ -90,6 +90,11 @@ private:
   /// first `rowDims` dims are the consumer's row index.
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
+  /// When the catch-all variant leaves a row tile unbounded (rows of any
+  /// length) and bounding it lets block buffers keep more values, inserts
+  /// before it the same mapping for rows whose f32 tile fits half the block
+  /// buffer (softmax over rows of 30000: exp kept for the division).
+  void addBoundedVariant(const KernelVariant &catchAll, StitchedKernel &out) const;
   /// True when group `g` is a column reduction over exactly the main rows
   /// that no other group reads: it can be split over the row blocks.
   bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
@@ -254,6 +259,29 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
   if (isReduction(consumer))
     return value(consumer.operand(0), static_cast<size_t>(consumer.operand(0)->type().rank()));
   return operation(consumer, static_cast<size_t>(consumer.type().rank()));
+}
+
+void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKernel &out) const {
+  const ThreadMapping &mapping = catchAll.groups[0].mapping;
+  bool rowMajor =
+      mapping.kind == MappingKind::RowReduce || mapping.kind == MappingKind::Elementwise;
+  if (!rowMajor || mapping.colsPerBlock != 0 || !mapping.cols.isSymbol() ||
+      !catchAll.predicates.empty())
+    return;
+  int64_t limit = target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1));
+  KernelVariant bounded = catchAll;
+  bounded.predicates.push_back(DimPredicate{mapping.cols, DimPredicate::Op::LE, DimExpr(limit)});
+  StitchedKernel scratch = out;
+  KernelVariant boundedPlan = planVariant(bounded, scratch);
+  auto blockBuffers = [](const KernelVariant &v) {
+    return std::count_if(v.buffers.begin(), v.buffers.end(),
+                         [](const PlanBuffer &b) { return b.level == BufferLevel::Block; });
+  };
+  if (blockBuffers(boundedPlan) <= blockBuffers(out.variants.back()))
+    return;
+  out.variants.insert(out.variants.end() - 1, std::move(boundedPlan));
+  out.scratch = std::move(scratch.scratch);
+  out.partials = std::move(scratch.partials);
 }
 
 bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
@@ -586,6 +614,7 @@ StitchedKernel KernelStitcher::run() {
   }
   for (const KernelVariant &mainVariant : mains)
     out.variants.push_back(planVariant(mainVariant, out));
+  addBoundedVariant(mains.back(), out);
   // Scratch in program order, so plans print the same every time.
   std::vector<const Value *> ordered;
   for (const Operation *d : dominants_)
