@@ -89,7 +89,13 @@ private:
   /// True when every read of `producer` by `consumer` is at an index whose
   /// first `rowDims` dims are the consumer's row index.
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
-  KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out) const;
+  /// `demoted`: values kept out of block buffers (Global, or recomputed when
+  /// they are sub-dominants) to bring the variant within the budget.
+  KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out,
+                            const absl::flat_hash_set<const Value *> &demoted) const;
+  /// planVariant, demoting the largest block buffer, one at a time, while
+  /// the variant's block buffers together exceed the target's budget.
+  KernelVariant planWithinBudget(const KernelVariant &mainVariant, StitchedKernel &out) const;
   /// When the catch-all variant leaves a row tile unbounded (rows of any
   /// length) and bounding it lets block buffers keep more values, inserts
   /// before it the same mapping for rows whose f32 tile fits half the block
@@ -104,7 +110,8 @@ private:
   /// of the earlier group, which keeps their tiles in block buffers.
   void shareSubDominants(KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
                          const std::vector<int> &phase, const std::vector<int> &stage,
-                         int64_t rowsPerBlock) const;
+                         int64_t rowsPerBlock,
+                         const absl::flat_hash_set<const Value *> &demoted) const;
 
   /// The cost model: bytes a variant moves through global memory.
   DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
@@ -272,7 +279,7 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
   KernelVariant bounded = catchAll;
   bounded.predicates.push_back(DimPredicate{mapping.cols, DimPredicate::Op::LE, DimExpr(limit)});
   StitchedKernel scratch = out;
-  KernelVariant boundedPlan = planVariant(bounded, scratch);
+  KernelVariant boundedPlan = planWithinBudget(bounded, scratch);
   auto blockBuffers = [](const KernelVariant &v) {
     return std::count_if(v.buffers.begin(), v.buffers.end(),
                          [](const PlanBuffer &b) { return b.level == BufferLevel::Block; });
@@ -300,8 +307,38 @@ bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
   return true;
 }
 
-KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
-                                          StitchedKernel &out) const {
+KernelVariant KernelStitcher::planWithinBudget(const KernelVariant &mainVariant,
+                                               StitchedKernel &out) const {
+  absl::flat_hash_set<const Value *> demoted;
+  while (true) {
+    StitchedKernel trial = out;
+    KernelVariant v = planVariant(mainVariant, trial, demoted);
+    int64_t total = 0, largestBytes = 0;
+    const Value *largest = nullptr;
+    for (const PlanBuffer &b : v.buffers) {
+      if (b.level != BufferLevel::Block || b.accumulators)
+        continue;
+      // Block buffers are bounded when planned (sizeBound); an unbounded
+      // one counts as the whole budget.
+      std::optional<int64_t> count = sizeBound(b.elements, v.predicates);
+      int64_t bytes = count ? *count * elementByteSize(b.value->type().elementType())
+                            : target_.blockBufferBytes;
+      total += bytes;
+      if (bytes > largestBytes) {
+        largestBytes = bytes;
+        largest = b.value;
+      }
+    }
+    if (total <= target_.blockBufferBytes || !largest) {
+      out = std::move(trial);
+      return v;
+    }
+    demoted.insert(largest);
+  }
+}
+
+KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, StitchedKernel &out,
+                                          const absl::flat_hash_set<const Value *> &demoted) const {
   const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
   const ThreadMapping &mainMapping = mainVariant.groups[0].mapping;
   KernelVariant v;
@@ -390,6 +427,8 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
       size_t pi = static_cast<size_t>(p);
       bool regional = rowDims[g] && rowDims[pi] &&
                       readsRowLocally(*dominants_[g], *dominants_[pi], *rowDims[pi]);
+      if (regional && demoted.contains(dominants_[pi]->result()))
+        regional = false;
       if (regional && !results_.contains(dominants_[pi]->result())) {
         // The producer's tile must fit the block buffer.
         const std::vector<DimExpr> &shape = dominants_[pi]->type().shape();
@@ -458,7 +497,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
                                   [](const PlanStage &s) { return s.groups.empty(); }),
                    p.stages.end());
 
-  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock);
+  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock, demoted);
   for (size_t g = 0; g < numGroups; ++g) {
     const Value *value = dominants_[g]->result();
     if (results_.contains(value) || (!globalReader[g] && !blockReader[g]))
@@ -487,7 +526,8 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant,
 void KernelStitcher::shareSubDominants(KernelVariant &v,
                                        const std::vector<std::optional<size_t>> &rowDims,
                                        const std::vector<int> &phase, const std::vector<int> &stage,
-                                       int64_t rowsPerBlock) const {
+                                       int64_t rowsPerBlock,
+                                       const absl::flat_hash_set<const Value *> &demoted) const {
   // A shared value is read from its buffer by every group emitted after its
   // writer, so every other group that computes it must be a reader: same
   // phase, later stage, reading only rows of its own block.
@@ -505,7 +545,7 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
     for (const Operation *op : inputs_[g].inlined) {
       const Value *value = op->result();
       if (op->info().category != OpCategory::ExpensiveElementwise || shared.contains(value) ||
-          value->type().shape() != tileShape)
+          demoted.contains(value) || value->type().shape() != tileShape)
         continue;
       std::vector<size_t> readers;
       bool readable = true;
@@ -613,7 +653,7 @@ StitchedKernel KernelStitcher::run() {
     mains.insert(mains.begin(), std::move(*split));
   }
   for (const KernelVariant &mainVariant : mains)
-    out.variants.push_back(planVariant(mainVariant, out));
+    out.variants.push_back(planWithinBudget(mainVariant, out));
   addBoundedVariant(mains.back(), out);
   // Scratch in program order, so plans print the same every time.
   std::vector<const Value *> ordered;
