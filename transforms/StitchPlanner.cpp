@@ -25,8 +25,9 @@ constexpr int64_t kMaxInlinedUses = 4;
 constexpr int64_t kMaxRecomputedUses = 16;
 /// Every symbol's value when the cost model compares two plans' estimates.
 constexpr int64_t kRepresentativeDim = 4096;
-/// The fewest rows per block worth a row of partials: below it the partials
-/// would be as large as the reduction's operand.
+/// The fewest rows per block worth a row of partials: with fewer, the
+/// partials (8 bytes per column for float sums) would approach the size of
+/// the f32 rows they summarize.
 constexpr int64_t kMinSplitRows = 8;
 
 bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
@@ -276,6 +277,12 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
       !catchAll.predicates.empty())
     return;
   int64_t limit = target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1));
+  // An earlier variant covering every such row length would shadow it.
+  for (const KernelVariant &earlier : out.variants)
+    for (const DimPredicate &p : earlier.predicates)
+      if (p.lhs == mapping.cols && p.op == DimPredicate::Op::LE && p.rhs.constantValue() &&
+          *p.rhs.constantValue() >= limit)
+        return;
   KernelVariant bounded = catchAll;
   bounded.predicates.push_back(DimPredicate{mapping.cols, DimPredicate::Op::LE, DimExpr(limit)});
   StitchedKernel scratch = out;
@@ -473,7 +480,10 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
     v.buffers.push_back(PlanBuffer{dominant.result(), BufferLevel::Global, elements,
                                    /*accumulators=*/false,
                                    /*partials=*/true});
+    // Half-precision states compute (and are stored) in f32.
     ElementType type = columnAccumulationType(dominant);
+    if (type == ElementType::F16 || type == ElementType::BF16)
+      type = ElementType::F32;
     auto known = std::find_if(out.partials.begin(), out.partials.end(), [&](const PlanPartials &p) {
       return p.reduction == dominant.result();
     });
@@ -532,7 +542,7 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
   // writer, so every other group that computes it must be a reader: same
   // phase, later stage, reading only rows of its own block.
   size_t numGroups = dominants_.size();
-  absl::flat_hash_set<const Value *> shared;
+  absl::flat_hash_map<const Value *, size_t> shared; // value -> the group writing it
   std::vector<bool> changed(numGroups, false);
   for (size_t g = 0; g < numGroups; ++g) {
     MappingKind kind = v.groups[g].mapping.kind;
@@ -561,7 +571,7 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
       if (!readable || readers.empty() || !count ||
           *count * elementByteSize(value->type().elementType()) > target_.blockBufferBytes)
         continue;
-      shared.insert(value);
+      shared.emplace(value, g);
       v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
       for (size_t h : readers) {
         v.edges.push_back(
@@ -582,8 +592,9 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
       stack.pop_back();
       for (const Value *operand : op->operands()) {
         const Operation *def = operand->definingOp();
-        if (def && !groupOf_.contains(operand) && !shared.contains(operand) &&
-            reached.insert(def).second)
+        auto writer = shared.find(operand);
+        bool readFromBuffer = writer != shared.end() && writer->second != h;
+        if (def && !groupOf_.contains(operand) && !readFromBuffer && reached.insert(def).second)
           stack.push_back(def);
       }
     }
@@ -607,6 +618,16 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
                                  }),
                   v.edges.end());
   }
+  // A shared value whose readers all read a later shared value instead
+  // (softmax's e / s when log(e / s) is shared too) needs no buffer.
+  v.buffers.erase(
+      std::remove_if(v.buffers.begin(), v.buffers.end(),
+                     [&](const PlanBuffer &b) {
+                       return shared.contains(b.value) &&
+                              std::none_of(v.edges.begin(), v.edges.end(),
+                                           [&](const PlanEdge &e) { return e.value == b.value; });
+                     }),
+      v.buffers.end());
 }
 
 DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
@@ -629,7 +650,9 @@ DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
   }
   absl::flat_hash_set<const Value *> written;
   for (const PlanEdge &e : v.edges) {
-    if (e.scheme != StitchScheme::Global)
+    // Partials are counted by planVariant.
+    if (e.scheme != StitchScheme::Global ||
+        v.groups[static_cast<size_t>(e.producer)].mapping.kind == MappingKind::ColumnPartial)
       continue;
     if (!results_.contains(e.value) && written.insert(e.value).second)
       bytes = bytes + tensorBytes(e.value->type());

@@ -299,9 +299,10 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
   // Dims are matched from the innermost in groups of equal products: a dim
   // split in several ([.., 768] -> [.., 12, 64]) takes the ravel of their
   // indices (no division), dims merged into one are unravelled from it, and
-  // shared dims keep their index, so the innermost loop vectorizes. What does
-  // not group ([B*S, 768] -> [B, S, 768] groups 768, then B*S with B, S) is
-  // linearized and unravelled as a whole.
+  // shared dims keep their index, so the innermost loop vectorizes
+  // ([B*S, 768] -> [B, S, 768]: 768 keeps its index, B and S are unravelled
+  // from B*S). Dims that do not group (symbolic products that match only in
+  // part) are linearized and unravelled as a whole.
   const std::vector<DimExpr> &to = op.type().shape();
   const std::vector<DimExpr> &from = x->type().shape();
   std::vector<llvm::Value *> source(from.size());

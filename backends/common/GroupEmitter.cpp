@@ -90,6 +90,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
   // The row's multi-index is carried from row to row (no division per row).
+  int64_t innerTrips = 0;
   LoopResult rowLoop = emitLoop(
       b, rowBegin, rowEnd, gen.unravelStart(rowBegin, leading),
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
@@ -108,10 +109,13 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
             },
             "col");
         ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
+        innerTrips = inner.constantTrips;
         return gen.advance(prefix, leading);
       },
       "row");
-  ctx.target.annotateRowLoop(rowLoop.latch);
+  // Rows of one element are the vector work themselves (a per-row value).
+  if (innerTrips != 1)
+    ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
 } // namespace xs

@@ -10,6 +10,8 @@
 
 #include "backends/common/KernelEmitter.h"
 
+#include <cassert>
+
 #include "absl/container/flat_hash_map.h"
 #include "backends/common/ElementGenerator.h"
 #include "backends/common/GroupEmitter.h"
@@ -272,8 +274,10 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
   if (!layout.ok())
     return layout.status();
   int phases = static_cast<int>(plan.variants[index].phases.size());
-  if (target.hasGridBarrier())
+  if (target.hasGridBarrier()) {
+    assert(onlyPhase < 0 && "one function holds every phase on targets with a grid barrier");
     return emitPhases(program, plan, index, *layout, 0, phases - 1, target, module);
+  }
   for (int p = 0; p < phases; ++p) {
     if (onlyPhase >= 0 && p != onlyPhase)
       continue;

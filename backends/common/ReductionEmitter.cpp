@@ -374,7 +374,7 @@ void reduceColumns(GroupEmission &group, const Reduction &reduction, const Colum
               "row");
         };
         int64_t unroll = loadsStates ? 1 : kColumnRowsPerStep;
-        llvm::Value *count = b.CreateSub(work.rowEnd, work.rowBegin);
+        llvm::Value *count = emitMax(b, b.CreateSub(work.rowEnd, work.rowBegin), b.getInt64(0));
         llvm::Value *groups = b.CreateUDiv(count, b.getInt64(unroll));
         llvm::Value *unrolled = b.CreateMul(groups, b.getInt64(unroll));
         emitRows(work.rowBegin, groups, unroll);
@@ -487,9 +487,10 @@ void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
   ColumnWork work;
   work.colShape = reduction.keptShape();
   llvm::Value *cols = gen.dim(dimProduct(work.colShape));
-  auto [strip, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  auto [batchIndex, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  // A block past the last strip (batch index 1) does nothing.
   work.colBegin = colBegin;
-  work.colEnd = b.CreateSelect(b.CreateICmpEQ(strip, b.getInt64(0)), colEnd, colBegin);
+  work.colEnd = b.CreateSelect(b.CreateICmpEQ(batchIndex, b.getInt64(0)), colEnd, colBegin);
   work.rowBegin = b.getInt64(0);
   work.rowEnd = gen.dim(mapping.rows);
   setTileOrigins(group, op.type().shape(), colBegin);

@@ -133,10 +133,16 @@ void X86Target::annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips
   llvm::Metadata *enable = llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context));
   std::vector<llvm::Metadata *> options{loopOption(context, "llvm.loop.vectorize.enable", enable)};
   if (constantTrips > 0 && constantTrips <= kRolledTripLimit) {
-    llvm::MDNode *followup = llvm::MDNode::getDistinct(context, {nullptr});
-    followup->replaceOperandWith(0, followup);
+    // The loops the vectorizer leaves get these attributes instead of the
+    // original ones (so no unroll.disable): the usual mark of a vectorized
+    // loop, and unrolling as LLVM sees fit.
+    llvm::MDNode *vectorized = loopOption(
+        context, "llvm.loop.isvectorized",
+        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1)));
     options.push_back(loopOption(context, "llvm.loop.unroll.disable", nullptr));
-    options.push_back(loopOption(context, "llvm.loop.vectorize.followup_all", followup));
+    llvm::Metadata *followup[] = {llvm::MDString::get(context, "llvm.loop.vectorize.followup_all"),
+                                  vectorized};
+    options.push_back(llvm::MDNode::get(context, followup));
   }
   setLoopOptions(latch, options);
 }

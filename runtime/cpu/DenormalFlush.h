@@ -8,6 +8,9 @@
 // (attn_softmax, 1.40 against 0.54 ms). CpuDeviceOptions::flushDenormals
 // turns it off (`xstitch-run --keep-denormals`).
 
+#if !defined(__x86_64__) && !defined(__i386__)
+#error "DenormalFlush.h sets the x86 MXCSR; the CPU runtime targets x86"
+#endif
 #include <xmmintrin.h>
 
 namespace xs {

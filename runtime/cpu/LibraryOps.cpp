@@ -82,14 +82,30 @@ void floatDot(const TensorView &a, const TensorView &b, const TensorView &c, Dot
 /// spin after each call and took the cores from the TBB workers of the next
 /// kernel (bert_layer's memory-intensive kernels ran 1.6x slower after a
 /// `dot`). GEMMs therefore run as TBB tasks, each with an OpenMP team of
-/// one: one pool of workers for the whole program. The OpenMP entry point is
-/// looked up at run time, where oneDNN's runtime has loaded it.
-void useOneOpenMPThread() {
-  using SetThreads = void (*)(int);
-  static SetThreads setThreads =
-      reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
-  if (setThreads)
-    setThreads(1);
+/// one: one pool of workers for the whole program. The OpenMP entry points
+/// are looked up at run time, where oneDNN's runtime has loaded them; the
+/// thread's own setting is restored after (the calling thread joins the
+/// arena and may belong to an application that uses OpenMP itself).
+struct OpenMPThreads {
+  using Set = void (*)(int);
+  using Get = int (*)();
+  Set set = reinterpret_cast<Set>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  Get get = reinterpret_cast<Get>(dlsym(RTLD_DEFAULT, "omp_get_max_threads"));
+  bool available() const { return set && get; }
+};
+
+const OpenMPThreads &openMP() {
+  static const OpenMPThreads threads;
+  return threads;
+}
+
+/// Runs `work` with this thread's OpenMP team size set to one.
+template <typename Work> void withOneOpenMPThread(const Work &work) {
+  const OpenMPThreads &omp = openMP();
+  int previous = omp.get();
+  omp.set(1);
+  work();
+  omp.set(previous);
 }
 
 /// Rows of the left operand one GEMM task multiplies, at least: smaller
@@ -101,10 +117,20 @@ constexpr int64_t kMinGemmRows = 64;
 /// oneDNN 63 ms, OpenBLAS 102 ms (it picks its AVX2 kernels on this CPU),
 /// the blocked loops above about 10x slower.
 void f32Dot(const float *lhs, const float *rhs, float *out, DotShape s) {
-  if (s.m == 0 || s.n == 0)
+  if (s.batches == 0 || s.m == 0 || s.n == 0)
     return;
   if (s.k == 0) {
     std::fill(out, out + s.batches * s.m * s.n, 0.0f);
+    return;
+  }
+  auto gemm = [&](int64_t batch, int64_t row, int64_t rows) {
+    dnnl_sgemm('N', 'N', rows, s.n, s.k, 1.0f, lhs + (batch * s.m + row) * s.k, s.k,
+               rhs + batch * s.k * s.n, s.n, 0.0f, out + (batch * s.m + row) * s.n, s.n);
+  };
+  if (!openMP().available()) {
+    // A oneDNN without OpenMP threads its calls itself: one call per batch.
+    for (int64_t batch = 0; batch < s.batches; ++batch)
+      gemm(batch, 0, s.m);
     return;
   }
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
@@ -115,17 +141,15 @@ void f32Dot(const float *lhs, const float *rhs, float *out, DotShape s) {
   int64_t sliceRows = (s.m + slicesPerBatch - 1) / slicesPerBatch;
   tbb::parallel_for(tbb::blocked_range<int64_t>(0, s.batches * slicesPerBatch),
                     [&](const tbb::blocked_range<int64_t> &range) {
-                      useOneOpenMPThread();
-                      for (int64_t task = range.begin(); task != range.end(); ++task) {
-                        int64_t batch = task / slicesPerBatch;
-                        int64_t row = (task % slicesPerBatch) * sliceRows;
-                        int64_t rows = std::min(sliceRows, s.m - row);
-                        if (rows <= 0)
-                          continue;
-                        dnnl_sgemm('N', 'N', rows, s.n, s.k, 1.0f, lhs + (batch * s.m + row) * s.k,
-                                   s.k, rhs + batch * s.k * s.n, s.n, 0.0f,
-                                   out + (batch * s.m + row) * s.n, s.n);
-                      }
+                      withOneOpenMPThread([&] {
+                        for (int64_t task = range.begin(); task != range.end(); ++task) {
+                          int64_t batch = task / slicesPerBatch;
+                          int64_t row = (task % slicesPerBatch) * sliceRows;
+                          int64_t rows = std::min(sliceRows, s.m - row);
+                          if (rows > 0)
+                            gemm(batch, row, rows);
+                        }
+                      });
                     });
 }
 

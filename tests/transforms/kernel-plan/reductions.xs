@@ -83,7 +83,7 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 // CHECK-NEXT:     phase 1: stage 0: groups [1]
 // CHECK-NEXT:     buffers: %y global partials 1024*((B*S + 127)/128)
 // CHECK-NEXT:     edges: %y 0->1 global
-// CHECK-NEXT:     estimated bytes 4096*B*S + 16384*((B*S + 127)/128) + 8192
+// CHECK-NEXT:     estimated bytes 4096*B*S + 16384*((B*S + 127)/128) + 4096
 // CHECK-NEXT:   variant 1 when (none) grid 4:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows B*S cols 1024 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -119,7 +119,7 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // CHECK-NEXT:     phase 1: stage 0: groups [1]
 // CHECK-NEXT:     buffers: %y global partials C*((R + 127)/128)
 // CHECK-NEXT:     edges: %y 0->1 global
-// CHECK-NEXT:     estimated bytes 8*C*R + 16*C*((R + 127)/128) + 16*C
+// CHECK-NEXT:     estimated bytes 8*C*R + 16*C*((R + 127)/128) + 8*C
 // CHECK-NEXT:   variant 1 when (none) grid (C + 127)/128:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows R cols C cols/block 128 lanes 8 vector 4
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
