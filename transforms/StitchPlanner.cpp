@@ -285,17 +285,16 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
         return;
   KernelVariant bounded = catchAll;
   bounded.predicates.push_back(DimPredicate{mapping.cols, DimPredicate::Op::LE, DimExpr(limit)});
-  StitchedKernel scratch = out;
-  KernelVariant boundedPlan = planWithinBudget(bounded, scratch);
+  StitchedKernel trial = out;
+  KernelVariant boundedPlan = planWithinBudget(bounded, trial);
   auto blockBuffers = [](const KernelVariant &v) {
     return std::count_if(v.buffers.begin(), v.buffers.end(),
                          [](const PlanBuffer &b) { return b.level == BufferLevel::Block; });
   };
   if (blockBuffers(boundedPlan) <= blockBuffers(out.variants.back()))
     return;
-  out.variants.insert(out.variants.end() - 1, std::move(boundedPlan));
-  out.scratch = std::move(scratch.scratch);
-  out.partials = std::move(scratch.partials);
+  trial.variants.insert(trial.variants.end() - 1, std::move(boundedPlan));
+  out = std::move(trial);
 }
 
 bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,

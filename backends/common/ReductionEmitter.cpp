@@ -279,6 +279,15 @@ using ColumnLoad = std::function<llvm::Value *(llvm::Value *row, llvm::Value *co
 using ColumnFinish = std::function<void(llvm::Value *col, const std::vector<llvm::Value *> &kept,
                                         llvm::ArrayRef<llvm::Value *> state)>;
 
+/// Loads the reduction's operand (computed by the group's inlined ops).
+ColumnLoad operandLoad(ElementGenerator &gen, const Reduction &reduction) {
+  return
+      [&gen, &reduction](llvm::Value *row, llvm::Value *, const std::vector<llvm::Value *> &kept) {
+        std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
+        return gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
+      };
+}
+
 /// Reduces rows [rowBegin, rowEnd) of columns [colBegin, colEnd). Columns are
 /// processed in tiles whose accumulators fit the block buffer; rows outer,
 /// columns inner, so the inner loop reads contiguous columns.
@@ -427,18 +436,13 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   work.rowEnd = gen.dim(dimProduct(reduction.reducedShape()));
   work.batchPrefix = gen.unravel(batchIndex, batchShape);
   setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
-  reduceColumns(
-      group, reduction, work,
-      [&](llvm::Value *row, llvm::Value *, const std::vector<llvm::Value *> &kept) {
-        std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
-        return gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
-      },
-      /*loadsStates=*/false,
-      [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
-          llvm::ArrayRef<llvm::Value *> state) {
-        llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
-        storeReduced(group, reduction.result(b, state), kept, linear);
-      });
+  reduceColumns(group, reduction, work, operandLoad(gen, reduction),
+                /*loadsStates=*/false,
+                [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
+                    llvm::ArrayRef<llvm::Value *> state) {
+                  llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
+                  storeReduced(group, reduction.result(b, state), kept, linear);
+                });
 }
 
 void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId) {
@@ -461,18 +465,13 @@ void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId) {
   work.colEnd = cols;
   llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
   llvm::Value *partialRow = b.CreateMul(blockId, cols);
-  reduceColumns(
-      group, reduction, work,
-      [&](llvm::Value *row, llvm::Value *, const std::vector<llvm::Value *> &kept) {
-        std::vector<llvm::Value *> reduced = gen.unravel(row, reduction.reducedShape());
-        return gen.emit(reduction.operand(), reduction.operandIndex(kept, reduced));
-      },
-      /*loadsStates=*/false,
-      [&](llvm::Value *col, const std::vector<llvm::Value *> &,
-          llvm::ArrayRef<llvm::Value *> state) {
-        b.CreateStore(state[0],
-                      b.CreateInBoundsGEP(stateType, group.partials, b.CreateAdd(partialRow, col)));
-      });
+  reduceColumns(group, reduction, work, operandLoad(gen, reduction),
+                /*loadsStates=*/false,
+                [&](llvm::Value *col, const std::vector<llvm::Value *> &,
+                    llvm::ArrayRef<llvm::Value *> state) {
+                  b.CreateStore(state[0], b.CreateInBoundsGEP(stateType, group.partials,
+                                                              b.CreateAdd(partialRow, col)));
+                });
 }
 
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
