@@ -89,9 +89,7 @@ struct MappingContext {
 
     KernelVariant v;
     v.predicates = std::move(predicates);
-    bool columnMajor =
-        shape.kind == MappingKind::ColumnReduce || shape.kind == MappingKind::BatchColumnReduce;
-    if (columnMajor) {
+    if (isColumnMajor(shape.kind)) {
       v.grid = shape.batch * DimExpr::ceilDiv(shape.cols, colsPerBlock);
       // Each block keeps one accumulator per column it owns.
       v.buffers.push_back(
@@ -300,8 +298,7 @@ std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
 std::vector<KernelVariant> planVariants(const Operation &dominant,
                                         const TargetDescription &target) {
   MappingContext ctx = mappingContext(dominant, target);
-  if (ctx.shape.kind == MappingKind::ColumnReduce ||
-      ctx.shape.kind == MappingKind::BatchColumnReduce)
+  if (isColumnMajor(ctx.shape.kind))
     return columnVariants(ctx);
   return rowMajorVariants(ctx);
 }
