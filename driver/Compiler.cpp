@@ -29,6 +29,7 @@ X86Options x86Options(const CompileOptions &options) {
   x86.cpu = options.cpu;
   x86.features = options.features;
   x86.threads = options.threads;
+  x86.minElementsPerBlock = options.blockElements;
   return x86;
 }
 
@@ -36,7 +37,8 @@ X86Options x86Options(const CompileOptions &options) {
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat("xstitch ", XSTITCH_VERSION, "\ndevice=", options.device,
                       "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
-                      "\nflush_denormals=", options.flushDenormals ? 1 : 0, "\ncpu=", options.cpu,
+                      "\nflush_denormals=", options.flushDenormals ? 1 : 0,
+                      "\nblock_elements=", options.blockElements, "\ncpu=", options.cpu,
                       "\nfeatures=", options.features, "\n", printFunction(function));
 }
 

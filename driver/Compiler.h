@@ -25,6 +25,10 @@ struct CompileOptions {
   /// CPU kernels flush subnormal floats to zero (runtime/cpu/DenormalFlush.h;
   /// false: --keep-denormals).
   bool flushDenormals = true;
+  /// Elements a CPU block gets at least; 0: the target's default. Small
+  /// values make the split and packed mappings of large shapes appear at
+  /// small ones (tests and the random-graph fuzzer use them).
+  int64_t blockElements = 0;
   /// LLVM CPU name and features for x86 code; empty: the host's. Golden
   /// tests of emitted IR fix these so that the output does not depend on the
   /// machine.

@@ -36,6 +36,9 @@ const std::vector<FlagSpec> kFlags = {
     {"help", false, false, "", "show this help"},
 };
 
+/// Block size of the odd rounds of each graph.
+constexpr int64_t kSmallBlockElements = 64;
+
 struct FuzzConfig {
   double seconds = 10;
   uint64_t seed = 1;
@@ -66,13 +69,19 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
   for (int round = 0; round < config.dimsPerGraph; ++round) {
     DimBindings dims = randomDimValues(graph.symbols, rng);
     std::vector<HostTensor> inputs = randomGraphInputs(graph, dims, rng);
+    // Every other round with tiny blocks: the split and packed mappings of
+    // large shapes at the generator's small ones.
     CompileOptions options;
+    options.blockElements = round % 2 == 1 ? kSmallBlockElements : 0;
     absl::StatusOr<DifferentialResult> result =
         runDifferential(graph.text, inputs, options, graph.tolerance);
     if (result.ok() && result->passed)
       continue;
     std::lock_guard<std::mutex> lock(state.printMutex);
-    std::cout << "FAIL: seed " << seed << ", dims " << dimsText(dims) << "\n"
+    std::cout << "FAIL: seed " << seed << ", dims " << dimsText(dims)
+              << (options.blockElements ? absl::StrCat(", --block-elements=", options.blockElements)
+                                        : std::string())
+              << "\n"
               << (result.ok() ? result->message : std::string(result.status().message()) + "\n")
               << graph.text << "\n";
     std::cout.flush();

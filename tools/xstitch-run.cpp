@@ -58,6 +58,9 @@ const std::vector<FlagSpec> kFlags = {
     {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
     {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
+    {"block-elements", true, false, "N",
+     "elements a CPU block gets at least (default 16384); small values give small shapes the "
+     "split and packed mappings of large ones"},
     {"keep-denormals", false, false, "",
      "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
     {"help", false, false, "", "show this help"},
@@ -159,6 +162,10 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   if (args.has("threads") &&
       (!absl::SimpleAtoi(args.get("threads"), &options.threads) || options.threads < 1))
     return absl::InvalidArgumentError("--threads needs a positive integer");
+  if (args.has("block-elements") &&
+      (!absl::SimpleAtoi(args.get("block-elements"), &options.blockElements) ||
+       options.blockElements < 1))
+    return absl::InvalidArgumentError("--block-elements needs a positive integer");
   return options;
 }
 

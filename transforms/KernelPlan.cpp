@@ -39,6 +39,10 @@ std::string_view mappingKindName(MappingKind kind) {
     return "column-partial";
   case MappingKind::ColumnCombine:
     return "column-combine";
+  case MappingKind::RowPartial:
+    return "row-partial";
+  case MappingKind::RowCombine:
+    return "row-combine";
   }
   assert(false && "unknown mapping kind");
   return "?";
@@ -52,6 +56,14 @@ ElementType columnAccumulationType(const Operation &reduction) {
 bool isColumnMajor(MappingKind kind) {
   return kind == MappingKind::ColumnReduce || kind == MappingKind::BatchColumnReduce ||
          kind == MappingKind::ColumnCombine;
+}
+
+bool isPartial(MappingKind kind) {
+  return kind == MappingKind::ColumnPartial || kind == MappingKind::RowPartial;
+}
+
+bool usesPartials(MappingKind kind) {
+  return isPartial(kind) || kind == MappingKind::ColumnCombine || kind == MappingKind::RowCombine;
 }
 
 std::string_view stitchSchemeName(StitchScheme scheme) {

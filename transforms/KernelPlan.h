@@ -67,10 +67,21 @@ enum class MappingKind : uint8_t {
   /// (the partial group's block count), cols = kept elements; a block owns a
   /// strip of colsPerBlock columns (0: all).
   ColumnCombine,
+  /// A row reduction with few, long rows split over blocks (task splitting
+  /// of rows): block b reduces chunk b % chunks (colsPerBlock columns) of
+  /// row b / chunks into partial [row, chunk] (KernelPlan::partials).
+  RowPartial,
+  /// Finishes a RowPartial group in a later phase: rows = the reduction's
+  /// rows, cols = chunks per row; block b combines rows [b*rowsPerBlock, ...).
+  RowCombine,
 };
 std::string_view mappingKindName(MappingKind kind);
 /// True for mappings whose blocks own strips of columns (no rows per block).
 bool isColumnMajor(MappingKind kind);
+/// True for the groups that write partial states instead of their reduction.
+bool isPartial(MappingKind kind);
+/// True for the mappings that read or write partial states.
+bool usesPartials(MappingKind kind);
 
 /// The thread mapping of a group: AStitch's adaptive mapping parameters.
 struct ThreadMapping {
@@ -127,12 +138,14 @@ struct PlanBuffer {
 /// everything else in its element type.
 ElementType columnAccumulationType(const Operation &reduction);
 
-/// Per-block partial states of a split column reduction: `blocks` x `cols`
-/// elements of the reduction's accumulation type, in global memory.
+/// Partial states of a split reduction: `blocks` x `cols` elements of the
+/// reduction's accumulation type, in global memory. A split column
+/// reduction has one row per row block and one column per kept column; a
+/// split row reduction one row per kept row and one column per chunk.
 struct PlanPartials {
   const Value *reduction = nullptr;
   ElementType type = ElementType::F32;
-  /// The most blocks any variant splits the rows into.
+  /// Column splits: the most blocks any variant splits the rows into.
   DimExpr blocks;
   DimExpr cols;
 };

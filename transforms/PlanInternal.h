@@ -45,6 +45,14 @@ std::vector<KernelVariant> planVariants(const Operation &dominant, const TargetD
 std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
                                                 const TargetDescription &target);
 
+/// The variant of a row reduction over few, long rows that splits each row
+/// into chunks over blocks (a RowPartial group whose partials a RowCombine
+/// group finishes; the stitch planner adds the combine), with the
+/// predicates on rows and columns that make it worth it; nullopt when the
+/// op is not such a reduction or its shape is known not to need it.
+std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
+                                             const TargetDescription &target);
+
 /// Bytes of a tensor of `type` in memory (i1 takes one byte).
 DimExpr tensorBytes(const TensorType &type);
 

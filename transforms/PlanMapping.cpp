@@ -56,6 +56,16 @@ int64_t powerOfTwoAtLeast(int64_t v) {
   return p;
 }
 
+/// The value of `size` (products and sums of symbols: it grows with each)
+/// when every symbol is 1, its smallest.
+int64_t smallestValue(const DimExpr &size) {
+  DimBindings ones;
+  for (const std::string &symbol : size.symbols())
+    ones[symbol] = 1;
+  absl::StatusOr<int64_t> value = size.evaluate(ones);
+  return value.ok() ? *value : 0;
+}
+
 /// The mapping parameters shared by every variant of a kernel.
 struct MappingContext {
   const Operation *dominant;
@@ -293,6 +303,35 @@ std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
   ctx.shape.kind = MappingKind::ColumnPartial;
   KernelVariant v = ctx.variant(std::move(predicates), kSplitRowsPerBlock, 0);
   return v;
+}
+
+std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
+                                             const TargetDescription &target) {
+  if (dominant.info().category != OpCategory::Reduce || dominant.info().rule == TypeRule::ArgReduce)
+    return std::nullopt;
+  MappingContext ctx = mappingContext(dominant, target);
+  if (ctx.shape.kind != MappingKind::RowReduce)
+    return std::nullopt;
+  // Fewer rows than blocks wanted, and enough chunks for every block.
+  int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
+  int64_t longEnough = chunk * ctx.wantedBlocks;
+  std::vector<DimPredicate> predicates;
+  if (std::optional<int64_t> rows = ctx.shape.rows.constantValue()) {
+    if (*rows >= ctx.wantedBlocks)
+      return std::nullopt;
+  } else if (smallestValue(ctx.shape.rows) >= ctx.wantedBlocks) {
+    return std::nullopt; // 12*B*S rows are never few
+  } else {
+    predicates.push_back(predicate(ctx.shape.rows, DimPredicate::Op::LT, ctx.wantedBlocks));
+  }
+  if (std::optional<int64_t> cols = ctx.shape.cols.constantValue()) {
+    if (*cols < longEnough)
+      return std::nullopt;
+  } else {
+    predicates.push_back(predicate(ctx.shape.cols, DimPredicate::Op::GE, longEnough));
+  }
+  ctx.shape.kind = MappingKind::RowPartial;
+  return ctx.variant(std::move(predicates), 1, chunk);
 }
 
 std::vector<KernelVariant> planVariants(const Operation &dominant,

@@ -203,9 +203,11 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     return absl::InternalError(
         strCat("the body of kernel ", kernel.name, " does not verify: ", s.message()));
 
-  // One op alone has one group, unless a split column reduction needs the
-  // group that combines its partials.
-  if (ops.size() == 1 && !plan::splitColumnVariant(*body.ops().back(), target_)) {
+  // One op alone has one group, unless a split reduction needs the group
+  // that combines its partials.
+  const Operation &last = *body.ops().back();
+  if (ops.size() == 1 && !plan::splitColumnVariant(last, target_) &&
+      !plan::splitRowVariant(last, target_)) {
     kernel.variants = plan::planVariants(*body.ops().back(), target_);
   } else {
     plan::StitchedKernel stitched = plan::planStitchedKernel(body, target_);

@@ -102,6 +102,12 @@ private:
   /// before it the same mapping for rows whose f32 tile fits half the block
   /// buffer (softmax over rows of 30000: exp kept for the division).
   void addBoundedVariant(const KernelVariant &catchAll, StitchedKernel &out) const;
+  /// In a variant that splits the main rows into chunks: gives `group` (of
+  /// `dominant`, aligned with the main rows) the same chunks, a RowPartial
+  /// mapping for a row reduction over those rows, a split element-wise one
+  /// otherwise; false when its dominant has neither.
+  bool splitAlongRows(const Operation &dominant, const std::vector<DimExpr> &rows,
+                      const ThreadMapping &mainMapping, PlanGroup &group) const;
   /// True when group `g` is a column reduction over exactly the main rows
   /// that no other group reads: it can be split over the row blocks.
   bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
@@ -224,6 +230,28 @@ std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
   if (result.size() < rows.size() || prefixOf(result, rows.size()) != rows)
     return std::nullopt;
   return rows.size();
+}
+
+bool KernelStitcher::splitAlongRows(const Operation &dominant, const std::vector<DimExpr> &rows,
+                                    const ThreadMapping &mainMapping, PlanGroup &group) const {
+  std::optional<size_t> rowDims = alignedRowDims(dominant, rows);
+  if (!rowDims)
+    return false;
+  MappingShape shape = classifyMapping(dominant);
+  ThreadMapping &m = group.mapping;
+  if (shape.kind == MappingKind::RowReduce && dominant.info().rule != TypeRule::ArgReduce) {
+    m.kind = MappingKind::RowPartial;
+    m.cols = shape.cols;
+  } else if (shape.kind == MappingKind::Elementwise) {
+    m.cols = dimProduct(suffixFrom(dominant.type().shape(), *rowDims));
+  } else {
+    return false;
+  }
+  m.rows = mainMapping.rows;
+  m.rowsPerBlock = 1;
+  m.colsPerBlock = mainMapping.colsPerBlock;
+  group.blocks = m.rows * DimExpr::ceilDiv(m.cols, m.colsPerBlock);
+  return true;
 }
 
 bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation &producer,
@@ -357,9 +385,12 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   bool rowMajor = mainMapping.colsPerBlock == 0 && (mainMapping.kind == MappingKind::RowReduce ||
                                                     mainMapping.kind == MappingKind::Elementwise ||
                                                     mainMapping.kind == MappingKind::ColumnPartial);
-  if (rowMajor) {
+  // A split row reduction's rows: groups over them split their rows into the
+  // same chunks, and every edge is Global (no block owns a whole row).
+  bool splitRows = mainMapping.kind == MappingKind::RowPartial;
+  if (rowMajor || splitRows) {
     const std::vector<DimExpr> &result = mainOp.type().shape();
-    if (mainMapping.kind == MappingKind::RowReduce)
+    if (mainMapping.kind == MappingKind::RowReduce || splitRows)
       rows = result;
     else if (mainMapping.kind == MappingKind::ColumnPartial)
       rows = prefixOf(mainOp.operand(0)->type().shape(),
@@ -383,15 +414,19 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
     if (static_cast<int>(g) == main_) {
       group.mapping = mainMapping;
       group.blocks = v.grid;
-      rowDims[g] = rows ? std::optional<size_t>(rows->size()) : std::nullopt;
-      if (mainMapping.kind == MappingKind::ColumnPartial)
+      rowDims[g] = rows && !splitRows ? std::optional<size_t>(rows->size()) : std::nullopt;
+      if (isPartial(mainMapping.kind))
         splits.emplace_back(g, planVariants(dominant, target_).back());
     } else {
       std::vector<KernelVariant> own = planVariants(dominant, target_);
       const KernelVariant &fallback = own.back();
       group.mapping = fallback.groups[0].mapping;
       group.blocks = fallback.grid;
-      if (rows && splitsOverRows(g, *rows, mainMapping)) {
+      if (splitRows) {
+        if (rows && splitAlongRows(dominant, *rows, mainMapping, group))
+          if (group.mapping.kind == MappingKind::RowPartial)
+            splits.emplace_back(g, fallback);
+      } else if (rows && splitsOverRows(g, *rows, mainMapping)) {
         // AStitch's task splitting: each row block reduces its own rows,
         // where its producers' tiles are still in block buffers.
         group.mapping.kind = MappingKind::ColumnPartial;
@@ -445,7 +480,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                                 target_.blockBufferBytes;
       }
       edges.emplace_back(p, regional);
-      phase[g] = std::max(phase[g], phase[pi] + (regional ? 0 : 1));
+      // A split reduction is complete after the phase of its combine.
+      int after = regional ? 0 : isPartial(v.groups[pi].mapping.kind) ? 2 : 1;
+      phase[g] = std::max(phase[g], phase[pi] + after);
     }
     for (auto [p, regional] : edges) {
       size_t pi = static_cast<size_t>(p);
@@ -460,21 +497,39 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       }
     }
   }
-  // Each split reduction is combined in the phase after its partials.
+  // Each split reduction is combined in the phase after its partials; its
+  // readers read what the combine writes.
   for (const auto &[g, fallback] : splits) {
     const Operation &dominant = *dominants_[g];
+    const ThreadMapping &partial = v.groups[g].mapping;
     PlanGroup combine;
     combine.dominant = &dominant;
     combine.ops = {&dominant};
-    combine.mapping = fallback.groups[0].mapping;
-    combine.mapping.kind = MappingKind::ColumnCombine;
-    combine.mapping.rows = v.grid;
-    combine.blocks = fallback.grid;
-    DimExpr elements = v.grid * combine.mapping.cols;
+    DimExpr partialRows;
+    if (partial.kind == MappingKind::ColumnPartial) {
+      combine.mapping = fallback.groups[0].mapping;
+      combine.mapping.kind = MappingKind::ColumnCombine;
+      combine.mapping.rows = v.grid;
+      combine.blocks = fallback.grid;
+      partialRows = v.grid;
+    } else {
+      combine.mapping = partial;
+      combine.mapping.kind = MappingKind::RowCombine;
+      combine.mapping.cols = DimExpr::ceilDiv(partial.cols, partial.colsPerBlock);
+      combine.mapping.colsPerBlock = 0;
+      combine.blocks = partial.rows;
+      partialRows = partial.rows;
+    }
+    DimExpr partialCols =
+        partial.kind == MappingKind::ColumnPartial ? partial.cols : combine.mapping.cols;
+    DimExpr elements = partialRows * partialCols;
     int c = static_cast<int>(v.groups.size());
     v.groups.push_back(std::move(combine));
     phase.push_back(phase[g] + 1);
     stage.push_back(0);
+    for (PlanEdge &e : v.edges)
+      if (e.producer == static_cast<int>(g))
+        e.producer = c;
     v.edges.push_back({dominant.result(), static_cast<int>(g), c, StitchScheme::Global});
     v.buffers.push_back(PlanBuffer{dominant.result(), BufferLevel::Global, elements,
                                    /*accumulators=*/false,
@@ -487,10 +542,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       return p.reduction == dominant.result();
     });
     if (known == out.partials.end())
-      out.partials.push_back(
-          PlanPartials{dominant.result(), type, v.grid, v.groups[g].mapping.cols});
-    else if (representativeValue(v.grid) > representativeValue(known->blocks))
-      known->blocks = v.grid;
+      out.partials.push_back(PlanPartials{dominant.result(), type, partialRows, partialCols});
+    else if (representativeValue(partialRows) > representativeValue(known->blocks))
+      known->blocks = partialRows;
   }
   int numPhases = v.groups.empty() ? 1 : *std::max_element(phase.begin(), phase.end()) + 1;
   v.phases.resize(static_cast<size_t>(numPhases));
@@ -651,7 +705,7 @@ DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
   for (const PlanEdge &e : v.edges) {
     // Partials are counted by planVariant.
     if (e.scheme != StitchScheme::Global ||
-        v.groups[static_cast<size_t>(e.producer)].mapping.kind == MappingKind::ColumnPartial)
+        isPartial(v.groups[static_cast<size_t>(e.producer)].mapping.kind))
       continue;
     if (!results_.contains(e.value) && written.insert(e.value).second)
       bytes = bytes + tensorBytes(e.value->type());
@@ -670,6 +724,11 @@ StitchedKernel KernelStitcher::run() {
   std::vector<KernelVariant> mains = planVariants(mainOp, target_);
   if (std::optional<KernelVariant> split = splitColumnVariant(mainOp, target_)) {
     // Unconditional: the strip variants would never be chosen.
+    if (split->predicates.empty())
+      mains.clear();
+    mains.insert(mains.begin(), std::move(*split));
+  }
+  if (std::optional<KernelVariant> split = splitRowVariant(mainOp, target_)) {
     if (split->predicates.empty())
       mains.clear();
     mains.insert(mains.begin(), std::move(*split));

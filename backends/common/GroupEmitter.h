@@ -11,6 +11,10 @@
 //     cols [c*colsPerBlock, ...), where r = b / colBlocks, c = b % colBlocks
 //     and colBlocks = ceil(cols / colsPerBlock) (1 when colsPerBlock is 0).
 //   RowReduce: block b reduces rows [b*rowsPerBlock, ...) (colsPerBlock 0).
+//   RowPartial: block b reduces columns [c*colsPerBlock, ...) of row
+//     b / chunks, c = b % chunks, into partial [row, c] (chunks =
+//     ceil(cols / colsPerBlock)).
+//   RowCombine: block b combines the partials of rows [b*rowsPerBlock, ...).
 //   ColumnReduce / BatchColumnReduce: block b reduces columns
 //     [c*colsPerBlock, ...) of batch index b / colBlocks, c = b % colBlocks.
 //   Generic: block b computes result elements [b*rowsPerBlock, ...).
@@ -44,8 +48,8 @@ struct GroupEmission {
   const PlanGroup &group;
   std::vector<GroupOutput> outputs;
   const TargetDescription &description;
-  /// ColumnPartial and ColumnCombine: the partial states (blocks x cols of
-  /// the accumulation type, KernelPlan::partials).
+  /// Partial and combine mappings: the partial states (of the accumulation
+  /// type, KernelPlan::partials).
   llvm::Value *partials = nullptr;
 };
 
@@ -76,7 +80,9 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
 
 /// One block of each mapping kind.
 void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId);
+/// RowReduce and RowPartial.
 void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId);
+void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId);

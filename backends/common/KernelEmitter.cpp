@@ -36,7 +36,7 @@ struct VariantLayout {
   /// Kernel-argument index of each value kept in global memory.
   absl::flat_hash_map<const Value *, int> globalArg;
   absl::flat_hash_map<const Value *, const PlanBuffer *> blockBuffer;
-  /// Kernel-argument index of each split column reduction's partials.
+  /// Kernel-argument index of each split reduction's partials.
   absl::flat_hash_map<const Value *, int> partialArg;
 };
 
@@ -76,7 +76,7 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
       return bad("group ", g, " is in no stage");
     // A partial group writes partials, not its reduction (its combine does).
     for (const Operation *op : group.ops)
-      if (!(group.mapping.kind == MappingKind::ColumnPartial && op == group.dominant))
+      if (!(isPartial(group.mapping.kind) && op == group.dominant))
         layout.writer.emplace(op->result(), static_cast<int>(g));
   }
   auto writable = [&](const PlanGroup &group, const Value *value) {
@@ -97,9 +97,7 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
     layout.partialArg.emplace(plan.partials[i].reduction, firstPartials + static_cast<int>(i));
   for (size_t g = 0; g < numGroups; ++g) {
     const PlanGroup &group = variant.groups[g];
-    bool split = group.mapping.kind == MappingKind::ColumnPartial ||
-                 group.mapping.kind == MappingKind::ColumnCombine;
-    if (split && !layout.partialArg.contains(group.dominant->result()))
+    if (usesPartials(group.mapping.kind) && !layout.partialArg.contains(group.dominant->result()))
       return bad("group ", g, " splits %", group.dominant->result()->name(),
                  " but the kernel has no partials for it");
   }
@@ -156,6 +154,10 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
     return emitColumnPartialBlock(emission, blockId);
   case MappingKind::ColumnCombine:
     return emitColumnCombineBlock(emission, blockId);
+  case MappingKind::RowPartial:
+    return emitRowReduceBlock(emission, blockId);
+  case MappingKind::RowCombine:
+    return emitRowCombineBlock(emission, blockId);
   }
 }
 
@@ -205,7 +207,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
             emission.partials = ctx.buffers[static_cast<size_t>(arg->second)];
           for (const Operation *op : group.ops) {
             const Value *value = op->result();
-            if (group.mapping.kind == MappingKind::ColumnPartial && op == group.dominant)
+            if (isPartial(group.mapping.kind) && op == group.dominant)
               continue;
             if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
               emission.outputs.push_back(

@@ -1,5 +1,6 @@
 // Reductions: reduce_sum/max/min/prod and argmax/argmin for the RowReduce,
-// ColumnReduce, BatchColumnReduce and Generic mappings. Accumulation follows
+// ColumnReduce, BatchColumnReduce and Generic mappings, and the partial and
+// combine mappings of split reductions. Accumulation follows
 // ir/InterpretReduce.cpp: identities from docs/ir.md, NaN-propagating max
 // and min, argmax/argmin keep the first extreme with NaN as the extreme.
 
@@ -208,11 +209,33 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
       reduction.firstReduced() + reduction.reducedShape().size() != reduction.reducedMask().size())
     return ctx.fail("a RowReduce mapping needs the reduced dims last (" + op.result()->name() +
                     ")");
-  if (group.group.mapping.colsPerBlock != 0)
-    return ctx.fail("split rows (colsPerBlock > 0) are not supported by RowReduce");
+  const ThreadMapping &mapping = group.group.mapping;
+  bool partial = mapping.kind == MappingKind::RowPartial;
+  if (mapping.colsPerBlock != 0 && !partial)
+    return ctx.fail("split rows (colsPerBlock > 0) need a row-partial mapping (" +
+                    op.result()->name() + ")");
+  if (partial &&
+      (!group.partials || reduction.isArg() || mapping.colsPerBlock <= 0 || !group.outputs.empty()))
+    return ctx.fail("a row-partial mapping needs chunks, partials and no other outputs (" +
+                    op.result()->name() + ")");
   llvm::Value *rows = gen.dim(dimProduct(reduction.keptShape()));
   llvm::Value *cols = gen.dim(dimProduct(reduction.reducedShape()));
-  auto [rowBegin, rowEnd] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, rows);
+  llvm::Value *rowBegin, *rowEnd, *colBegin = b.getInt64(0), *colEnd = cols;
+  llvm::Value *partialBase = nullptr; // partial [row, chunk] of the block's first row
+  if (partial) {
+    // One chunk of one row per block.
+    ColumnStrip strip = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+    rowBegin = strip.outerBlock;
+    rowEnd = emitMin(b, b.CreateAdd(rowBegin, b.getInt64(1)), rows);
+    colBegin = strip.begin;
+    colEnd = strip.end;
+    llvm::Value *chunks = b.CreateUDiv(b.CreateAdd(cols, b.getInt64(mapping.colsPerBlock - 1)),
+                                       b.getInt64(mapping.colsPerBlock));
+    partialBase = b.CreateAdd(b.CreateMul(rowBegin, chunks),
+                              b.CreateUDiv(colBegin, b.getInt64(mapping.colsPerBlock)));
+  } else {
+    std::tie(rowBegin, rowEnd) = blockRange(b, blockId, mapping.rowsPerBlock, rows);
+  }
   const std::vector<DimExpr> &operandShape = reduction.operand()->type().shape();
   setTileOrigins(group, op.type().shape(), rowBegin);
   // Values of the operand's shape the group keeps (AStitch's Regional
@@ -231,7 +254,7 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         std::vector<llvm::Value *> kept(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         LoopResult inner = emitLoop(
-            b, b.getInt64(0), cols, reduction.initial(b),
+            b, colBegin, colEnd, reduction.initial(b),
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
@@ -250,11 +273,56 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         llvm::Value *value = ctx.target.emitCrossLaneReduce(
             b, reduction.result(b, inner.carried),
             [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
-        storeReduced(group, value, kept, row);
+        if (partial) {
+          // A block has one row: its chunk's state goes to partialBase.
+          Reduction wide(op, /*inRegisters=*/false, /*wideSums=*/true);
+          llvm::Type *stateType = wide.stateTypes(b.getContext())[0];
+          if (value->getType() != stateType)
+            value = b.CreateFPExt(value, stateType);
+          b.CreateStore(value, b.CreateInBoundsGEP(stateType, group.partials, partialBase));
+        } else {
+          storeReduced(group, value, kept, row);
+        }
         return gen.advance(kept, keptShape);
       },
       "row");
   ctx.target.annotateRowLoop(rowLoop.latch);
+}
+
+void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &op = *group.group.dominant;
+  const ThreadMapping &mapping = group.group.mapping;
+  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
+  if (!group.partials || reduction.isArg())
+    return ctx.fail("a row-combine mapping needs partials (" + op.result()->name() + ")");
+  llvm::Value *rows = gen.dim(mapping.rows);
+  llvm::Value *chunks = gen.dim(mapping.cols);
+  auto [rowBegin, rowEnd] = blockRange(b, blockId, mapping.rowsPerBlock, rows);
+  setTileOrigins(group, op.type().shape(), rowBegin);
+  llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
+  const std::vector<DimExpr> &keptShape = reduction.keptShape();
+  emitLoop(
+      b, rowBegin, rowEnd, gen.unravelStart(rowBegin, keptShape),
+      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
+        std::vector<llvm::Value *> kept(carried.begin(), carried.end());
+        llvm::Value *first = b.CreateMul(row, chunks);
+        // In chunk order, so results do not depend on the worker count.
+        LoopResult inner = emitLoop(
+            b, b.getInt64(0), chunks, reduction.initial(b),
+            [&](llvm::Value *chunk, llvm::ArrayRef<llvm::Value *> state) {
+              llvm::Value *other =
+                  b.CreateLoad(stateType, b.CreateInBoundsGEP(stateType, group.partials,
+                                                              b.CreateAdd(first, chunk)));
+              return reduction.combine(b, state, other);
+            },
+            "chunk");
+        storeReduced(group, reduction.result(b, inner.carried), kept, row);
+        return gen.advance(kept, keptShape);
+      },
+      "row");
 }
 
 namespace {

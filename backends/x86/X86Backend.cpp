@@ -102,7 +102,7 @@ TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
   d.blockBufferBytes = 256 * 1024;
   unsigned hardware = std::thread::hardware_concurrency();
   d.parallelUnits = options.threads > 0 ? options.threads : std::max(1u, hardware);
-  d.minElementsPerBlock = 16384;
+  d.minElementsPerBlock = options.minElementsPerBlock > 0 ? options.minElementsPerBlock : 16384;
   return d;
 }
 

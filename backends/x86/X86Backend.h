@@ -22,6 +22,9 @@ struct X86Options {
   /// Worker threads the runtime will use (TBB's default concurrency when 0).
   int threads = 0;
   int optLevel = 3;
+  /// Elements a block should have at least (TargetDescription::
+  /// minElementsPerBlock); 0: 16384, a few L1-sized tiles.
+  int64_t minElementsPerBlock = 0;
 };
 
 /// The host CPU described for the planner.

@@ -128,11 +128,13 @@ void expectWellFormed(const ProgramPlan &plan) {
     for (size_t v = 0; v < k.variants.size(); ++v) {
       EXPECT_EQ(step.variants[v].symbol, strCat(k.name, ".v", v));
       EXPECT_EQ(step.variants[v].grid, k.variants[v].grid);
-      // One group; a split column reduction has two, its partials and their
+      // One group; a split reduction has two, its partials and their
       // combine, both on the reduction.
       const std::vector<PlanGroup> &groups = k.variants[v].groups;
-      bool split = groups.size() == 2 && groups[0].mapping.kind == MappingKind::ColumnPartial &&
-                   groups[1].mapping.kind == MappingKind::ColumnCombine;
+      bool split = groups.size() == 2 && ((groups[0].mapping.kind == MappingKind::ColumnPartial &&
+                                           groups[1].mapping.kind == MappingKind::ColumnCombine) ||
+                                          (groups[0].mapping.kind == MappingKind::RowPartial &&
+                                           groups[1].mapping.kind == MappingKind::RowCombine));
       ASSERT_TRUE(groups.size() == 1 || split) << k.name;
       for (const PlanGroup &group : groups)
         EXPECT_EQ(group.dominant, k.body->results().at(0).value->definingOp());

@@ -1,33 +1,48 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,kernel-plan | FileCheck %s
 
 // Trailing reduced dims: a row reduction, rows = B*S, cols = H, variants
-// by predicates on H.
+// by predicates on H; fewer than 4 rows of 65536 or more are split into
+// chunks over blocks (row-partial, then row-combine in a second phase).
 // CHECK-LABEL: kernel @k0_reduce_max(%x: f32[B, S, H]) -> (%y: f32[B, S]) bytes 4*B*H*S + 4*B*S {
 // CHECK-NEXT:   %y = reduce_max %x {dims = [2]} : f32[B, S]
-// CHECK-NEXT:   variant 0 when H <= 64 grid (B*S + 255)/256:
+// CHECK-NEXT:   partials %y: f32[B*S, (H + 16383)/16384]
+// CHECK-NEXT:   variant 0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384):
+// CHECK-NEXT:     group 0 dominant %y: row-partial rows B*S cols H rows/block 1 cols/block 16384 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %y: row-combine rows B*S cols (H + 16383)/16384 rows/block 1 lanes 8 vector 8 blocks B*S
+// CHECK-NEXT:     phase 0: stage 0: groups [0]
+// CHECK-NEXT:     phase 1: stage 0: groups [1]
+// CHECK-NEXT:     buffers: %y global partials B*S*((H + 16383)/16384)
+// CHECK-NEXT:     edges: %y 0->1 global
+// CHECK-NEXT:     estimated bytes 4*B*H*S + 8*B*S*((H + 16383)/16384) + 4*B*S
+// CHECK-NEXT:   variant 1 when H <= 64 grid (B*S + 255)/256:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when H <= 1024 grid (B*S + 15)/16:
+// CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
+// CHECK-NEXT:   variant 2 when H <= 1024 grid (B*S + 15)/16:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 16 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid B*S:
+// CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
+// CHECK-NEXT:   variant 3 when (none) grid B*S:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
 // CHECK-NEXT: }
 // CHECK-LABEL: host @row {
 // CHECK-NEXT:   symbols: [B, S, H]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f32[B, S, H] input 0
 // CHECK-NEXT:     #1 %y: f32[B, S] output 0
-// CHECK-NEXT:   slots: 0
+// CHECK-NEXT:     #2 %y_partials: f32[B*S, (H + 16383)/16384] temporary slot 0
+// CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
-// CHECK-NEXT:     0: launch k0_reduce_max(#0, #1) ops [%y = reduce_max] bytes 4*B*H*S + 4*B*S
-// CHECK-NEXT:       k0_reduce_max.v0 when H <= 64 grid (B*S + 255)/256
-// CHECK-NEXT:       k0_reduce_max.v1 when H <= 1024 grid (B*S + 15)/16
-// CHECK-NEXT:       k0_reduce_max.v2 when (none) grid B*S
+// CHECK-NEXT:     0: launch k0_reduce_max(#0, #1, #2) ops [%y = reduce_max] bytes 4*B*H*S + 4*B*S
+// CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2
+// CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 255)/256
+// CHECK-NEXT:       k0_reduce_max.v2 when H <= 1024 grid (B*S + 15)/16
+// CHECK-NEXT:       k0_reduce_max.v3 when (none) grid B*S
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
@@ -38,30 +53,44 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // The same with one symbolic row length.
 // CHECK-LABEL: kernel @k0_reduce_sum(%x: f32[R, C]) -> (%y: f32[R]) bytes 4*C*R + 4*R {
 // CHECK-NEXT:   %y = reduce_sum %x {dims = [1]} : f32[R]
-// CHECK-NEXT:   variant 0 when C <= 64 grid (R + 255)/256:
+// CHECK-NEXT:   partials %y: f64[R, (C + 16383)/16384]
+// CHECK-NEXT:   variant 0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384):
+// CHECK-NEXT:     group 0 dominant %y: row-partial rows R cols C rows/block 1 cols/block 16384 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %y: row-combine rows R cols (C + 16383)/16384 rows/block 1 lanes 8 vector 8 blocks R
+// CHECK-NEXT:     phase 0: stage 0: groups [0]
+// CHECK-NEXT:     phase 1: stage 0: groups [1]
+// CHECK-NEXT:     buffers: %y global partials R*((C + 16383)/16384)
+// CHECK-NEXT:     edges: %y 0->1 global
+// CHECK-NEXT:     estimated bytes 4*C*R + 16*R*((C + 16383)/16384) + 4*R
+// CHECK-NEXT:   variant 1 when C <= 64 grid (R + 255)/256:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when C <= 1024 grid (R + 15)/16:
+// CHECK-NEXT:     estimated bytes 4*C*R + 4*R
+// CHECK-NEXT:   variant 2 when C <= 1024 grid (R + 15)/16:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 16 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid R:
+// CHECK-NEXT:     estimated bytes 4*C*R + 4*R
+// CHECK-NEXT:   variant 3 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     estimated bytes 4*C*R + 4*R
 // CHECK-NEXT: }
 // CHECK-LABEL: host @row_sym {
 // CHECK-NEXT:   symbols: [R, C]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f32[R, C] input 0
 // CHECK-NEXT:     #1 %y: f32[R] output 0
-// CHECK-NEXT:   slots: 0
+// CHECK-NEXT:     #2 %y_partials: f64[R, (C + 16383)/16384] temporary slot 0
+// CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
-// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1) ops [%y = reduce_sum] bytes 4*C*R + 4*R
-// CHECK-NEXT:       k0_reduce_sum.v0 when C <= 64 grid (R + 255)/256
-// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 1024 grid (R + 15)/16
-// CHECK-NEXT:       k0_reduce_sum.v2 when (none) grid R
+// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*C*R + 4*R
+// CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2
+// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 255)/256
+// CHECK-NEXT:       k0_reduce_sum.v2 when C <= 1024 grid (R + 15)/16
+// CHECK-NEXT:       k0_reduce_sum.v3 when (none) grid R
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
@@ -203,23 +232,35 @@ func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {
   return %y
 }
 
-// Reducing every dim is a row reduction of one row.
+// Reducing every dim is a row reduction of one row, split from 65536 up.
 // CHECK-LABEL: kernel @k0_reduce_sum(%x: f32[N]) -> (%y: f32[]) bytes 4*N + 4 {
 // CHECK-NEXT:   %y = reduce_sum %x {dims = [0]} : f32[]
-// CHECK-NEXT:   variant 0 when (none) grid 1:
+// CHECK-NEXT:   partials %y: f64[1, (N + 16383)/16384]
+// CHECK-NEXT:   variant 0 when N >= 65536 grid (N + 16383)/16384:
+// CHECK-NEXT:     group 0 dominant %y: row-partial rows 1 cols N rows/block 1 cols/block 16384 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %y: row-combine rows 1 cols (N + 16383)/16384 rows/block 1 lanes 8 vector 8 blocks 1
+// CHECK-NEXT:     phase 0: stage 0: groups [0]
+// CHECK-NEXT:     phase 1: stage 0: groups [1]
+// CHECK-NEXT:     buffers: %y global partials (N + 16383)/16384
+// CHECK-NEXT:     edges: %y 0->1 global
+// CHECK-NEXT:     estimated bytes 4*N + 16*((N + 16383)/16384) + 4
+// CHECK-NEXT:   variant 1 when (none) grid 1:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows 1 cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     estimated bytes 4*N + 4
 // CHECK-NEXT: }
 // CHECK-LABEL: host @full {
 // CHECK-NEXT:   symbols: [N]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f32[N] input 0
 // CHECK-NEXT:     #1 %y: f32[] output 0
-// CHECK-NEXT:   slots: 0
+// CHECK-NEXT:     #2 %y_partials: f64[1, (N + 16383)/16384] temporary slot 0
+// CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
-// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1) ops [%y = reduce_sum] bytes 4*N + 4
-// CHECK-NEXT:       k0_reduce_sum.v0 when (none) grid 1
+// CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*N + 4
+// CHECK-NEXT:       k0_reduce_sum.v0 when N >= 65536 grid (N + 16383)/16384 phases 2
+// CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 1
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @full(%x: f32[N]) -> (y: f32[]) {
