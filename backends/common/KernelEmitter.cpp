@@ -139,6 +139,37 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
   return layout;
 }
 
+/// The groups of a stage in batches emitted together: row reductions with
+/// the same mapping over operands of the same type (shape and element type:
+/// one vector width for the shared loop), one block per grid block, form one
+/// batch (they read the same rows); every other group is a batch of its own. Batches keep the
+/// stage's order of first members.
+std::vector<std::vector<int>> siblingBatches(const KernelVariant &variant,
+                                             const std::vector<int> &groups) {
+  std::vector<std::vector<int>> batches;
+  auto fusible = [&](const PlanGroup &group) {
+    return group.mapping.kind == MappingKind::RowReduce && group.mapping.colsPerBlock == 0 &&
+           group.blocks == variant.grid;
+  };
+  for (int g : groups) {
+    const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
+    auto sibling = std::find_if(batches.begin(), batches.end(), [&](const std::vector<int> &b) {
+      const PlanGroup &first = variant.groups[static_cast<size_t>(b.front())];
+      return fusible(group) && fusible(first) &&
+             first.mapping.rowsPerBlock == group.mapping.rowsPerBlock &&
+             first.dominant->operand(0)->type() == group.dominant->operand(0)->type() &&
+             first.dominant->attr("dims") && group.dominant->attr("dims") &&
+             first.dominant->attr("dims")->getIntList() ==
+                 group.dominant->attr("dims")->getIntList();
+    });
+    if (sibling != batches.end())
+      sibling->push_back(g);
+    else
+      batches.push_back({g});
+  }
+  return batches;
+}
+
 void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
   switch (emission.group.mapping.kind) {
   case MappingKind::Elementwise:
@@ -197,24 +228,52 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   for (int phase = first; phase <= last; ++phase) {
     const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;
     std::vector<const Value *> blockLocal;
+    // A group's emission: where each value it computes is stored.
+    auto groupEmission = [&](int g) {
+      const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
+      GroupEmission emission{gen, group, {}, target.description()};
+      if (auto arg = layout.partialArg.find(group.dominant->result());
+          arg != layout.partialArg.end())
+        emission.partials = ctx.buffers[static_cast<size_t>(arg->second)];
+      for (const Operation *op : group.ops) {
+        const Value *value = op->result();
+        if (isPartial(group.mapping.kind) && op == group.dominant)
+          continue;
+        if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
+          emission.outputs.push_back(
+              {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
+        else if (auto base = blockBase.find(value); base != blockBase.end())
+          emission.outputs.push_back({value, base->second, true, nullptr});
+      }
+      return emission;
+    };
+    // Later groups read what the group stored instead of recomputing it.
+    auto materialize = [&](const GroupEmission &emission) {
+      for (const GroupOutput &output : emission.outputs) {
+        if (output.blockLocal && !output.origin)
+          continue;
+        gen.setMaterialized(output.value, output.base, output.blockLocal ? output.origin : nullptr);
+        if (output.blockLocal)
+          blockLocal.push_back(output.value);
+      }
+    };
     target.emitBlockLoop(b, [&](llvm::Value *blockId) {
       for (size_t s = 0; s < stages.size(); ++s) {
-        for (int g : stages[s].groups) {
-          const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
-          GroupEmission emission{gen, group, {}, target.description()};
-          if (auto arg = layout.partialArg.find(group.dominant->result());
-              arg != layout.partialArg.end())
-            emission.partials = ctx.buffers[static_cast<size_t>(arg->second)];
-          for (const Operation *op : group.ops) {
-            const Value *value = op->result();
-            if (isPartial(group.mapping.kind) && op == group.dominant)
-              continue;
-            if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
-              emission.outputs.push_back(
-                  {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
-            else if (auto base = blockBase.find(value); base != blockBase.end())
-              emission.outputs.push_back({value, base->second, true, nullptr});
+        // Sibling row reductions of the stage share one pass over their rows.
+        std::vector<std::vector<int>> batches = siblingBatches(variant, stages[s].groups);
+        for (const std::vector<int> &batch : batches) {
+          if (batch.size() > 1) {
+            std::vector<GroupEmission> siblings;
+            for (int g : batch)
+              siblings.push_back(groupEmission(g));
+            emitRowReduceSiblings(siblings, blockId);
+            for (const GroupEmission &sibling : siblings)
+              materialize(sibling);
+            continue;
           }
+          int g = batch.front();
+          const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
+          GroupEmission emission = groupEmission(g);
           if (group.blocks == variant.grid) {
             emitGroup(emission, blockId);
           } else {
@@ -243,14 +302,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
                 },
                 "stride");
           }
-          for (const GroupOutput &output : emission.outputs) {
-            if (output.blockLocal && !output.origin)
-              continue;
-            gen.setMaterialized(output.value, output.base,
-                                output.blockLocal ? output.origin : nullptr);
-            if (output.blockLocal)
-              blockLocal.push_back(output.value);
-          }
+          materialize(emission);
         }
         if (s + 1 < stages.size())
           target.emitBlockBarrier(b);

@@ -199,23 +199,37 @@ llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
   return reduction.result(b, loop.carried);
 }
 
-void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
-  ElementGenerator &gen = group.gen;
+namespace {
+
+/// RowReduce and RowPartial for one group, or RowReduce for sibling groups
+/// that reduce operands of one shape over the same rows: one row loop, one
+/// column loop carrying every sibling's state, so that the rows are read
+/// once and what the siblings share is computed once.
+void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId) {
+  assert(!groups.empty());
+  GroupEmission &first = groups.front();
+  ElementGenerator &gen = first.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
-  const Operation &op = *group.group.dominant;
-  Reduction reduction(op, /*inRegisters=*/true);
-  if (!reduction.contiguous() ||
-      reduction.firstReduced() + reduction.reducedShape().size() != reduction.reducedMask().size())
-    return ctx.fail("a RowReduce mapping needs the reduced dims last (" + op.result()->name() +
-                    ")");
-  const ThreadMapping &mapping = group.group.mapping;
+  std::vector<Reduction> reductions;
+  for (const GroupEmission &group : groups) {
+    const Operation &op = *group.group.dominant;
+    reductions.emplace_back(op, /*inRegisters=*/true);
+    const Reduction &reduction = reductions.back();
+    if (!reduction.contiguous() || reduction.firstReduced() + reduction.reducedShape().size() !=
+                                       reduction.reducedMask().size())
+      return ctx.fail("a RowReduce mapping needs the reduced dims last (" + op.result()->name() +
+                      ")");
+  }
+  const Operation &op = *first.group.dominant;
+  const Reduction &reduction = reductions.front();
+  const ThreadMapping &mapping = first.group.mapping;
   bool partial = mapping.kind == MappingKind::RowPartial;
   if (mapping.colsPerBlock != 0 && !partial)
     return ctx.fail("split rows (colsPerBlock > 0) need a row-partial mapping (" +
                     op.result()->name() + ")");
-  if (partial &&
-      (!group.partials || reduction.isArg() || mapping.colsPerBlock <= 0 || !group.outputs.empty()))
+  if (partial && (groups.size() != 1 || !first.partials || reduction.isArg() ||
+                  mapping.colsPerBlock <= 0 || !first.outputs.empty()))
     return ctx.fail("a row-partial mapping needs chunks, partials and no other outputs (" +
                     op.result()->name() + ")");
   llvm::Value *rows = gen.dim(dimProduct(reduction.keptShape()));
@@ -237,15 +251,33 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
     std::tie(rowBegin, rowEnd) = blockRange(b, blockId, mapping.rowsPerBlock, rows);
   }
   const std::vector<DimExpr> &operandShape = reduction.operand()->type().shape();
-  setTileOrigins(group, op.type().shape(), rowBegin);
-  // Values of the operand's shape the group keeps (AStitch's Regional
+  // Values of the operand's shape a group keeps (AStitch's Regional
   // producer of a row reduction) are written as the row is reduced.
-  setTileOrigins(group, operandShape,
-                 b.CreateMul(rowBegin, cols, "", /*HasNUW=*/true, /*HasNSW=*/true));
-  GroupEmission operandOutputs{gen, group.group, {}, group.description};
-  for (const GroupOutput &output : group.outputs)
-    if (output.value->type().shape() == operandShape && output.value != op.result())
-      operandOutputs.outputs.push_back(output);
+  std::vector<GroupEmission> operandOutputs;
+  for (GroupEmission &group : groups) {
+    const Operation &dominant = *group.group.dominant;
+    setTileOrigins(group, dominant.type().shape(), rowBegin);
+    setTileOrigins(group, operandShape,
+                   b.CreateMul(rowBegin, cols, "", /*HasNUW=*/true, /*HasNSW=*/true));
+    operandOutputs.push_back(GroupEmission{gen, group.group, {}, group.description});
+    for (const GroupOutput &output : group.outputs)
+      if (output.value->type().shape() == operandShape && output.value != dominant.result())
+        operandOutputs.back().outputs.push_back(output);
+  }
+  // Where each sibling's state starts in the column loop's carried values.
+  std::vector<llvm::Value *> initial;
+  std::vector<size_t> stateBegin;
+  for (const Reduction &r : reductions) {
+    stateBegin.push_back(initial.size());
+    std::vector<llvm::Value *> init = r.initial(b);
+    initial.insert(initial.end(), init.begin(), init.end());
+  }
+  stateBegin.push_back(initial.size());
+  auto stateOf = [&](llvm::ArrayRef<llvm::Value *> state, size_t i) {
+    return state.slice(stateBegin[i], stateBegin[i + 1] - stateBegin[i]);
+  };
+  bool anyArg = std::any_of(reductions.begin(), reductions.end(),
+                            [](const Reduction &r) { return r.isArg(); });
   // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
   LoopResult rowLoop = emitLoop(
@@ -254,39 +286,63 @@ void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
         std::vector<llvm::Value *> kept(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         LoopResult inner = emitLoop(
-            b, colBegin, colEnd, reduction.initial(b),
+            b, colBegin, colEnd, initial,
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
-              llvm::Value *value = gen.emit(reduction.operand(), index);
-              if (!operandOutputs.outputs.empty())
-                storeGroupOutputs(operandOutputs, operandShape, index,
-                                  b.CreateAdd(rowStart, col, "", /*HasNUW=*/true,
-                                              /*HasNSW=*/true));
-              return reduction.step(b, state, value, col);
+              std::vector<llvm::Value *> next;
+              for (size_t i = 0; i < reductions.size(); ++i) {
+                llvm::Value *value = gen.emit(reductions[i].operand(), index);
+                if (!operandOutputs[i].outputs.empty())
+                  storeGroupOutputs(operandOutputs[i], operandShape, index,
+                                    b.CreateAdd(rowStart, col, "", /*HasNUW=*/true,
+                                                /*HasNSW=*/true));
+                std::vector<llvm::Value *> stepped =
+                    reductions[i].step(b, stateOf(state, i), value, col);
+                next.insert(next.end(), stepped.begin(), stepped.end());
+              }
+              return next;
             },
             "col");
         // argmax/argmin carry an index through selects, which the vectorizer
         // does not handle: leave that loop to the cost model.
-        if (!reduction.isArg())
+        if (!anyArg)
           ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
-        llvm::Value *value = ctx.target.emitCrossLaneReduce(
-            b, reduction.result(b, inner.carried),
-            [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
-        if (partial) {
-          // A block has one row: its chunk's state goes to partialBase.
-          Reduction wide(op, /*inRegisters=*/false, /*wideSums=*/true);
-          llvm::Type *stateType = wide.stateTypes(b.getContext())[0];
-          if (value->getType() != stateType)
-            value = b.CreateFPExt(value, stateType);
-          b.CreateStore(value, b.CreateInBoundsGEP(stateType, group.partials, partialBase));
-        } else {
-          storeReduced(group, value, kept, row);
+        for (size_t i = 0; i < reductions.size(); ++i) {
+          llvm::Value *value = ctx.target.emitCrossLaneReduce(
+              b, reductions[i].result(b, stateOf(inner.carried, i)),
+              [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
+          if (partial) {
+            // A block has one row: its chunk's state goes to partialBase.
+            Reduction wide(op, /*inRegisters=*/false, /*wideSums=*/true);
+            llvm::Type *stateType = wide.stateTypes(b.getContext())[0];
+            if (value->getType() != stateType)
+              value = b.CreateFPExt(value, stateType);
+            b.CreateStore(value, b.CreateInBoundsGEP(stateType, first.partials, partialBase));
+          } else {
+            storeReduced(groups[i], value, kept, row);
+          }
         }
         return gen.advance(kept, keptShape);
       },
       "row");
   ctx.target.annotateRowLoop(rowLoop.latch);
+}
+
+} // namespace
+
+void emitRowReduceBlock(GroupEmission &group, llvm::Value *blockId) {
+  std::vector<GroupEmission> one{group};
+  emitRowReductions(one, blockId);
+  group.outputs = one.front().outputs;
+}
+
+void emitRowReduceSiblings(std::vector<GroupEmission> &groups, llvm::Value *blockId) {
+  for (const GroupEmission &group : groups)
+    if (group.group.mapping.kind != MappingKind::RowReduce)
+      return group.gen.context().fail("only row reductions are emitted as siblings (" +
+                                      group.group.dominant->result()->name() + ")");
+  emitRowReductions(groups, blockId);
 }
 
 void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId) {

@@ -1,0 +1,41 @@
+// Sibling row reductions (same stage, same rows, operands of one type) share
+// one pass over their rows: one column loop carries every sibling's state.
+// Against the reference interpreter with rows of odd lengths, a sibling that
+// keeps its operand's tile for a later group, and siblings of different
+// element types, which keep loops of their own.
+// RUN: %xstitch-run %s --function=siblings --dim R=37 --dim C=1001 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=siblings --dim R=1 --dim C=3 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=mixed --dim R=5 --dim C=999 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=siblings --dim R=4 --dim C=64 --emit=llvm-unopt | FileCheck %s --check-prefix=IR
+// CHECK-NOT: fail
+// CHECK: pass
+// CHECK-NOT: fail
+// Variant 1 (short rows): the max and the two sums share one column loop,
+// the normalization has its own: two column loops, not four.
+// IR-LABEL: define {{.*}}@k0_sub.v1(
+// IR: {{^}}col.body:
+// IR: {{^}}col.body{{[0-9]+}}:
+// IR-NOT: {{^}}col.body
+// IR: define {{.*}}@k0_sub.v2(
+func @siblings(%x: f32[R, C], %w: f32[C]) -> (y: f32[R, C], m: f32[R]) {
+  %m = reduce_max %x {dims = [1]}
+  %wb = broadcast %w {dims = [1]} : f32[R, C]
+  %xw = mul %x, %wb
+  %e = exp %xw
+  %s1 = reduce_sum %e {dims = [1]}
+  %t = tanh %x
+  %s2 = reduce_sum %t {dims = [1]}
+  %s = add %s1, %s2
+  %sb = broadcast %s {dims = [0]} : f32[R, C]
+  %mb = broadcast %m {dims = [0]} : f32[R, C]
+  %d = div %e, %sb
+  %y = sub %d, %mb
+  return %y, %m
+}
+
+func @mixed(%x: f32[R, C]) -> (a: f32[R], b: f64[R]) {
+  %a = reduce_sum %x {dims = [1]}
+  %xd = cast %x {to = f64}
+  %b = reduce_max %xd {dims = [1]}
+  return %a, %b
+}
