@@ -360,7 +360,7 @@ void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId) {
   setTileOrigins(group, op.type().shape(), rowBegin);
   llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
-  emitLoop(
+  LoopResult rowLoop = emitLoop(
       b, rowBegin, rowEnd, gen.unravelStart(rowBegin, keptShape),
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
         std::vector<llvm::Value *> kept(carried.begin(), carried.end());
@@ -375,10 +375,14 @@ void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId) {
               return reduction.combine(b, state, other);
             },
             "chunk");
+        // A row has a few chunks: vectorizing their loop would only cost
+        // compile time.
+        ctx.target.annotateRowLoop(inner.latch);
         storeReduced(group, reduction.result(b, inner.carried), kept, row);
         return gen.advance(kept, keptShape);
       },
       "row");
+  ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
 namespace {
