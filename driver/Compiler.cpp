@@ -30,6 +30,7 @@ X86Options x86Options(const CompileOptions &options) {
   x86.features = options.features;
   x86.threads = options.threads;
   x86.minElementsPerBlock = options.blockElements;
+  x86.flushDenormals = options.flushDenormals;
   return x86;
 }
 

@@ -20,6 +20,9 @@ struct TargetDescription {
   /// Elements a CPU task should cover at least so that scheduling costs stay
   /// small against the work (TBB grain); 1 on GPUs.
   int64_t minElementsPerBlock = 1;
+  /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
+  /// x86): math may then skip the steps that only serve gradual underflow.
+  bool flushesSubnormals = false;
 };
 
 /// A fixed CPU description (8 f32 lanes, 2 workers, 256 KiB per task) for

@@ -141,6 +141,7 @@ public:
   }
 
   llvm::Value *exp(llvm::Value *x);
+  llvm::Value *expNonPositiveFlushed(llvm::Value *x);
   llvm::Value *log(llvm::Value *x);
   llvm::Value *log1p(llvm::Value *x);
   llvm::Value *tanh(llvm::Value *x);
@@ -265,6 +266,26 @@ llvm::Value *MathEmitter::expWithTail(llvm::Value *x, llvm::Value *tail) {
   llvm::Value *kHalf = b.CreateAShr(k, ci(1));
   llvm::Value *scaled = b.CreateFMul(b.CreateFMul(p, pow2(kHalf)), pow2(b.CreateSub(k, kHalf)));
   return select(isNan(x), x, scaled);
+}
+
+// e^x for x <= 0 (or NaN) where subnormal results flush to zero. From the
+// clamp up, k >= -126 (f32) or -1022 (f64), so 2^k is normal and one
+// multiply scales; below it e^x is subnormal, so 0. The integer k comes from
+// adding a magic constant (its low mantissa bits are k + bias), which also
+// rounds to nearest; NaN stays NaN through the polynomial.
+llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x) {
+  double lowest = isF32 ? -87.5 : -708.5;
+  llvm::Value *flushed = b.CreateFCmpOLT(x, c(lowest));
+  llvm::Value *xc = select(flushed, c(lowest), x);
+  double magic = isF32 ? 0x1.8p23 + 127 : 0x1.8p52 + 1023;
+  llvm::Value *n = fma(xc, c(1.4426950408889634), c(magic));
+  llvm::Value *negK = b.CreateFSub(c(magic), n);
+  llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
+  r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
+  llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, byType(kExpF32, kExpF64)), r);
+  llvm::Value *scale = fromBits(b.CreateShl(toBits(n), ci(mantissaBits())));
+  llvm::Value *result = b.CreateFMul(b.CreateFAdd(c(1.0), q), scale);
+  return select(flushed, c(0.0), result);
 }
 
 std::pair<llvm::Value *, llvm::Value *> MathEmitter::splitMantissa(llvm::Value *x) {
@@ -537,6 +558,9 @@ llvm::Value *MathEmitter::rsqrt(llvm::Value *x) {
 
 llvm::Value *emitExp(llvm::IRBuilder<> &b, llvm::Value *x) {
   return MathEmitter(b, x->getType()).exp(x);
+}
+llvm::Value *emitExpNonPositiveFlushed(llvm::IRBuilder<> &b, llvm::Value *x) {
+  return MathEmitter(b, x->getType()).expNonPositiveFlushed(x);
 }
 llvm::Value *emitLog(llvm::IRBuilder<> &b, llvm::Value *x) {
   return MathEmitter(b, x->getType()).log(x);

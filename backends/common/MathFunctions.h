@@ -14,6 +14,10 @@
 namespace xs::math {
 
 llvm::Value *emitExp(llvm::IRBuilder<> &b, llvm::Value *x);
+/// exp for arguments known to be <= 0 or NaN (softmax's x - max(x)), in
+/// code that runs with subnormal results flushed to zero: the same values
+/// as emitExp there, with one scaling instead of two and no overflow path.
+llvm::Value *emitExpNonPositiveFlushed(llvm::IRBuilder<> &b, llvm::Value *x);
 llvm::Value *emitLog(llvm::IRBuilder<> &b, llvm::Value *x);
 llvm::Value *emitLog1p(llvm::IRBuilder<> &b, llvm::Value *x);
 llvm::Value *emitTanh(llvm::IRBuilder<> &b, llvm::Value *x);

@@ -25,6 +25,9 @@ struct X86Options {
   /// Elements a block should have at least (TargetDescription::
   /// minElementsPerBlock); 0: 16384, a few L1-sized tiles.
   int64_t minElementsPerBlock = 0;
+  /// The runtime runs the kernels with subnormals flushed to zero
+  /// (CpuDeviceOptions::flushDenormals).
+  bool flushDenormals = true;
 };
 
 /// The host CPU described for the planner.
