@@ -86,6 +86,9 @@ void emitRowCombineBlock(GroupEmission &group, llvm::Value *blockId);
 /// Row reductions of one stage over operands of the same shape and the same
 /// rows, in one pass over their rows (one column loop for all of them).
 void emitRowReduceSiblings(std::vector<GroupEmission> &groups, llvm::Value *blockId);
+/// Column partials of one stage over the same rows and columns, in one pass
+/// over their rows.
+void emitColumnPartialSiblings(std::vector<GroupEmission> &groups, llvm::Value *blockId);
 void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId);

@@ -139,8 +139,8 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
   return layout;
 }
 
-/// The groups of a stage in batches emitted together: row reductions with
-/// the same mapping over operands of the same type (shape and element type:
+/// The groups of a stage in batches emitted together: row reductions (or
+/// column partials) with the same mapping over operands of the same type (shape and element type:
 /// one vector width for the shared loop), one block per grid block, form one
 /// batch (they read the same rows); every other group is a batch of its own. Batches keep the
 /// stage's order of first members.
@@ -148,14 +148,15 @@ std::vector<std::vector<int>> siblingBatches(const KernelVariant &variant,
                                              const std::vector<int> &groups) {
   std::vector<std::vector<int>> batches;
   auto fusible = [&](const PlanGroup &group) {
-    return group.mapping.kind == MappingKind::RowReduce && group.mapping.colsPerBlock == 0 &&
-           group.blocks == variant.grid;
+    return (group.mapping.kind == MappingKind::RowReduce ||
+            group.mapping.kind == MappingKind::ColumnPartial) &&
+           group.mapping.colsPerBlock == 0 && group.blocks == variant.grid;
   };
   for (int g : groups) {
     const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
     auto sibling = std::find_if(batches.begin(), batches.end(), [&](const std::vector<int> &b) {
       const PlanGroup &first = variant.groups[static_cast<size_t>(b.front())];
-      return fusible(group) && fusible(first) &&
+      return fusible(group) && fusible(first) && first.mapping.kind == group.mapping.kind &&
              first.mapping.rowsPerBlock == group.mapping.rowsPerBlock &&
              first.dominant->operand(0)->type() == group.dominant->operand(0)->type() &&
              first.dominant->attr("dims") && group.dominant->attr("dims") &&
@@ -266,7 +267,10 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
             std::vector<GroupEmission> siblings;
             for (int g : batch)
               siblings.push_back(groupEmission(g));
-            emitRowReduceSiblings(siblings, blockId);
+            if (siblings.front().group.mapping.kind == MappingKind::ColumnPartial)
+              emitColumnPartialSiblings(siblings, blockId);
+            else
+              emitRowReduceSiblings(siblings, blockId);
             for (const GroupEmission &sibling : siblings)
               materialize(sibling);
             continue;

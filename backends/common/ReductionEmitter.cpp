@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <memory>
 #include <tuple>
 
 #include "backends/common/GroupEmitter.h"
@@ -416,29 +417,42 @@ ColumnLoad operandLoad(ElementGenerator &gen, const Reduction &reduction) {
       };
 }
 
-/// Reduces rows [rowBegin, rowEnd) of columns [colBegin, colEnd). Columns are
-/// processed in tiles whose accumulators fit the block buffer; rows outer,
-/// columns inner, so the inner loop reads contiguous columns.
+/// One reduction of a column pass: where its elements come from and where
+/// its final states go.
+struct ColumnReduction {
+  const Reduction *reduction;
+  ColumnLoad load;
+  ColumnFinish finish;
+};
+
+/// Reduces rows [rowBegin, rowEnd) of columns [colBegin, colEnd) for every
+/// reduction of `reductions` at once (siblings reading the same rows).
+/// Columns are processed in tiles whose accumulators fit the block buffer;
+/// rows outer, columns inner, so the inner loop reads contiguous columns.
 /// `loadsStates`: loaded values are partial states, combined as they are,
 /// one row at a time (there are few, and the unrolled loops cost compile
 /// time for nothing).
-void reduceColumns(GroupEmission &group, const Reduction &reduction, const ColumnWork &work,
-                   const ColumnLoad &load, bool loadsStates, const ColumnFinish &finish) {
+void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &reductions,
+                   const ColumnWork &work, bool loadsStates) {
   ElementGenerator &gen = group.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
   const ThreadMapping &mapping = group.group.mapping;
-  std::vector<llvm::Type *> stateTypes = reduction.stateTypes(b.getContext());
   const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+  std::vector<std::vector<llvm::Type *>> stateTypes;
   int64_t stateBytes = 0;
-  for (llvm::Type *t : stateTypes)
-    stateBytes += static_cast<int64_t>(layout.getTypeAllocSize(t));
+  for (const ColumnReduction &r : reductions) {
+    stateTypes.push_back(r.reduction->stateTypes(b.getContext()));
+    for (llvm::Type *t : stateTypes.back())
+      stateBytes += static_cast<int64_t>(layout.getTypeAllocSize(t));
+  }
   int64_t capacity = std::max<int64_t>(group.description.blockBufferBytes / stateBytes, 1);
   int64_t tile = mapping.colsPerBlock > 0 ? std::min(mapping.colsPerBlock, capacity)
                                           : std::min<int64_t>(capacity, 4096);
-  std::vector<llvm::Value *> accumulators;
-  for (llvm::Type *t : stateTypes)
-    accumulators.push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
+  std::vector<std::vector<llvm::Value *>> accumulators(reductions.size());
+  for (size_t i = 0; i < reductions.size(); ++i)
+    for (llvm::Type *t : stateTypes[i])
+      accumulators[i].push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
   llvm::Value *tiles = b.CreateUDiv(
       b.CreateAdd(b.CreateSub(work.colEnd, work.colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
   auto keptAt = [&](llvm::Value *col) {
@@ -453,12 +467,16 @@ void reduceColumns(GroupEmission &group, const Reduction &reduction, const Colum
       [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
         llvm::Value *tileBegin = b.CreateAdd(work.colBegin, b.CreateMul(t, b.getInt64(tile)));
         llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(work.colEnd, tileBegin));
-        std::vector<llvm::Value *> init = reduction.initial(b);
+        std::vector<std::vector<llvm::Value *>> init;
+        for (const ColumnReduction &r : reductions)
+          init.push_back(r.reduction->initial(b));
         LoopResult initLoop = emitLoop(
             b, b.getInt64(0), width, {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-              for (size_t s = 0; s < accumulators.size(); ++s)
-                b.CreateStore(init[s], b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c));
+              for (size_t i = 0; i < reductions.size(); ++i)
+                for (size_t s = 0; s < accumulators[i].size(); ++s)
+                  b.CreateStore(init[i][s],
+                                b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c));
               return std::vector<llvm::Value *>{};
             },
             "init");
@@ -478,30 +496,34 @@ void reduceColumns(GroupEmission &group, const Reduction &reduction, const Colum
                     [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
                       llvm::Value *col = b.CreateAdd(tileBegin, c);
                       std::vector<llvm::Value *> kept = keptAt(col);
-                      std::vector<llvm::Value *> addresses, state;
-                      for (size_t s = 0; s < accumulators.size(); ++s) {
-                        addresses.push_back(b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c));
-                        state.push_back(b.CreateLoad(stateTypes[s], addresses.back()));
+                      for (size_t i = 0; i < reductions.size(); ++i) {
+                        const Reduction &reduction = *reductions[i].reduction;
+                        std::vector<llvm::Value *> addresses, state;
+                        for (size_t s = 0; s < accumulators[i].size(); ++s) {
+                          addresses.push_back(
+                              b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c));
+                          state.push_back(b.CreateLoad(stateTypes[i][s], addresses.back()));
+                        }
+                        // A widened sum adds the step's rows in the element
+                        // type first: one conversion and one wide add per step.
+                        llvm::Value *partial = nullptr;
+                        for (int64_t u = 0; u < unroll; ++u) {
+                          llvm::Value *row = b.CreateAdd(groupRow, b.getInt64(u));
+                          llvm::Value *value = reductions[i].load(row, col, kept);
+                          if (loadsStates)
+                            state = reduction.combine(b, state, value);
+                          else if (!reduction.widened())
+                            state = reduction.step(b, state, value, row);
+                          else
+                            partial = partial ? emitReduceStep(b, reduction.kind(),
+                                                               reduction.type(), partial, value)
+                                              : value;
+                        }
+                        if (partial)
+                          state = reduction.step(b, state, partial, groupRow);
+                        for (size_t s = 0; s < accumulators[i].size(); ++s)
+                          b.CreateStore(state[s], addresses[s]);
                       }
-                      // A widened sum adds the step's rows in the element
-                      // type first: one conversion and one wide add per step.
-                      llvm::Value *partial = nullptr;
-                      for (int64_t u = 0; u < unroll; ++u) {
-                        llvm::Value *row = b.CreateAdd(groupRow, b.getInt64(u));
-                        llvm::Value *value = load(row, col, kept);
-                        if (loadsStates)
-                          state = reduction.combine(b, state, value);
-                        else if (!reduction.widened())
-                          state = reduction.step(b, state, value, row);
-                        else
-                          partial = partial ? emitReduceStep(b, reduction.kind(), reduction.type(),
-                                                             partial, value)
-                                            : value;
-                      }
-                      if (partial)
-                        state = reduction.step(b, state, partial, groupRow);
-                      for (size_t s = 0; s < accumulators.size(); ++s)
-                        b.CreateStore(state[s], addresses[s]);
                       return std::vector<llvm::Value *>{};
                     },
                     "col");
@@ -521,12 +543,16 @@ void reduceColumns(GroupEmission &group, const Reduction &reduction, const Colum
         emitLoop(
             b, b.getInt64(0), width, {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-              std::vector<llvm::Value *> state;
-              for (size_t s = 0; s < accumulators.size(); ++s)
-                state.push_back(b.CreateLoad(
-                    stateTypes[s], b.CreateInBoundsGEP(stateTypes[s], accumulators[s], c)));
               llvm::Value *col = b.CreateAdd(tileBegin, c);
-              finish(col, keptAt(col), state);
+              std::vector<llvm::Value *> kept = keptAt(col);
+              for (size_t i = 0; i < reductions.size(); ++i) {
+                std::vector<llvm::Value *> state;
+                for (size_t s = 0; s < accumulators[i].size(); ++s)
+                  state.push_back(
+                      b.CreateLoad(stateTypes[i][s],
+                                   b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c)));
+                reductions[i].finish(col, kept, state);
+              }
               return std::vector<llvm::Value *>{};
             },
             "store");
@@ -564,42 +590,64 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId) {
   work.rowEnd = gen.dim(dimProduct(reduction.reducedShape()));
   work.batchPrefix = gen.unravel(batchIndex, batchShape);
   setTileOrigins(group, op.type().shape(), b.CreateAdd(b.CreateMul(batchIndex, cols), colBegin));
-  reduceColumns(group, reduction, work, operandLoad(gen, reduction),
-                /*loadsStates=*/false,
-                [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
-                    llvm::ArrayRef<llvm::Value *> state) {
-                  llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
-                  storeReduced(group, reduction.result(b, state), kept, linear);
-                });
+  ColumnFinish finish = [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
+                            llvm::ArrayRef<llvm::Value *> state) {
+    llvm::Value *linear = b.CreateAdd(b.CreateMul(batchIndex, cols), col);
+    storeReduced(group, reduction.result(b, state), kept, linear);
+  };
+  reduceColumns(group, {{&reduction, operandLoad(gen, reduction), finish}}, work,
+                /*loadsStates=*/false);
 }
 
-void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId) {
-  ElementGenerator &gen = group.gen;
+void emitColumnPartialSiblings(std::vector<GroupEmission> &groups, llvm::Value *blockId) {
+  assert(!groups.empty());
+  GroupEmission &first = groups.front();
+  ElementGenerator &gen = first.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
-  const Operation &op = *group.group.dominant;
-  Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/true);
-  if (!group.partials || reduction.isArg() || !reduction.contiguous() ||
-      reduction.firstReduced() != 0)
-    return ctx.fail("a column-partial mapping needs leading reduced dims and partials (" +
-                    op.result()->name() + ")");
+  // Reductions stay at fixed addresses: the loads and finishes refer to them.
+  std::vector<std::unique_ptr<Reduction>> reductions;
+  for (const GroupEmission &group : groups) {
+    const Operation &op = *group.group.dominant;
+    reductions.push_back(std::make_unique<Reduction>(op, /*inRegisters=*/false,
+                                                     /*wideSums=*/true));
+    const Reduction &reduction = *reductions.back();
+    if (!group.partials || reduction.isArg() || !reduction.contiguous() ||
+        reduction.firstReduced() != 0 ||
+        reduction.reducedShape() != reductions.front()->reducedShape() ||
+        reduction.keptShape() != reductions.front()->keptShape())
+      return ctx.fail("a column-partial mapping needs leading reduced dims and partials (" +
+                      op.result()->name() + ")");
+  }
+  const Reduction &reduction = *reductions.front();
   ColumnWork work;
   work.colShape = reduction.keptShape();
   llvm::Value *cols = gen.dim(dimProduct(work.colShape));
   llvm::Value *rows = gen.dim(dimProduct(reduction.reducedShape()));
   std::tie(work.rowBegin, work.rowEnd) =
-      blockRange(b, blockId, group.group.mapping.rowsPerBlock, rows);
+      blockRange(b, blockId, first.group.mapping.rowsPerBlock, rows);
   work.colBegin = b.getInt64(0);
   work.colEnd = cols;
-  llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
   llvm::Value *partialRow = b.CreateMul(blockId, cols);
-  reduceColumns(group, reduction, work, operandLoad(gen, reduction),
-                /*loadsStates=*/false,
-                [&](llvm::Value *col, const std::vector<llvm::Value *> &,
-                    llvm::ArrayRef<llvm::Value *> state) {
-                  b.CreateStore(state[0], b.CreateInBoundsGEP(stateType, group.partials,
-                                                              b.CreateAdd(partialRow, col)));
-                });
+  std::vector<ColumnReduction> passes;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    llvm::Value *partials = groups[i].partials;
+    llvm::Type *stateType = reductions[i]->stateTypes(b.getContext())[0];
+    passes.push_back(
+        {reductions[i].get(), operandLoad(gen, *reductions[i]),
+         [&b, partials, stateType, partialRow](llvm::Value *col, const std::vector<llvm::Value *> &,
+                                               llvm::ArrayRef<llvm::Value *> state) {
+           b.CreateStore(state[0],
+                         b.CreateInBoundsGEP(stateType, partials, b.CreateAdd(partialRow, col)));
+         }});
+  }
+  reduceColumns(first, passes, work, /*loadsStates=*/false);
+}
+
+void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId) {
+  std::vector<GroupEmission> one{group};
+  emitColumnPartialSiblings(one, blockId);
+  group.outputs = one.front().outputs;
 }
 
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
@@ -622,18 +670,15 @@ void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
   work.rowEnd = gen.dim(mapping.rows);
   setTileOrigins(group, op.type().shape(), colBegin);
   llvm::Type *stateType = reduction.stateTypes(b.getContext())[0];
-  reduceColumns(
-      group, reduction, work,
-      [&](llvm::Value *row, llvm::Value *col, const std::vector<llvm::Value *> &) {
-        return b.CreateLoad(stateType,
-                            b.CreateInBoundsGEP(stateType, group.partials,
-                                                b.CreateAdd(b.CreateMul(row, cols), col)));
-      },
-      /*loadsStates=*/true,
-      [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
-          llvm::ArrayRef<llvm::Value *> state) {
-        storeReduced(group, reduction.result(b, state), kept, col);
-      });
+  ColumnLoad load = [&](llvm::Value *row, llvm::Value *col, const std::vector<llvm::Value *> &) {
+    return b.CreateLoad(stateType, b.CreateInBoundsGEP(stateType, group.partials,
+                                                       b.CreateAdd(b.CreateMul(row, cols), col)));
+  };
+  ColumnFinish finish = [&](llvm::Value *col, const std::vector<llvm::Value *> &kept,
+                            llvm::ArrayRef<llvm::Value *> state) {
+    storeReduced(group, reduction.result(b, state), kept, col);
+  };
+  reduceColumns(group, {{&reduction, load, finish}}, work, /*loadsStates=*/true);
 }
 
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {

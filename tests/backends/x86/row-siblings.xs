@@ -39,3 +39,20 @@ func @mixed(%x: f32[R, C]) -> (a: f32[R], b: f64[R]) {
   %b = reduce_max %xd {dims = [1]}
   return %a, %b
 }
+
+// Column partials of one stage (a split column sum and max of the same rows)
+// share their pass too, each into partials of its own.
+// RUN: %xstitch-run %s --function=columns --dim R=1500 --dim C=77 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=columns --dim R=1500 --dim C=77 --emit=llvm-unopt | FileCheck %s --check-prefix=COLS
+// The partials' phase: one column loop for both partials' whole row groups,
+// one for the ragged rows, one for %z (three, where separate passes take five).
+// COLS-LABEL: define {{.*}}@k0_add.v0(
+// COLS-COUNT-3: {{^}}col.body{{[0-9]*}}:
+// COLS-NOT: {{^}}col.body
+// COLS: define {{.*}}@k0_add.v0.p1(
+func @columns(%x: f32[R, C], %y: f32[R, C]) -> (s: f32[C], m: f32[C], z: f32[R, C]) {
+  %s = reduce_sum %x {dims = [0]}
+  %m = reduce_max %y {dims = [0]}
+  %z = add %x, %y
+  return %s, %m, %z
+}
