@@ -26,25 +26,43 @@ double medianSeconds(const std::function<void()> &fn, int iters, int warmup) {
   return times[times.size() / 2];
 }
 
-double measureCopyBandwidth(size_t bytes, int threads) {
+struct CopyFloor::Buffers {
+  size_t bytes;
+  std::unique_ptr<char[]> src, dst;
+  tbb::task_arena arena;
+  Buffers(size_t n, int threads)
+      : bytes(n), src(new char[n]), dst(new char[n]),
+        arena(threads > 0 ? threads : tbb::task_arena::automatic) {}
+};
+
+CopyFloor::CopyFloor(size_t bytes, int threads)
+    : buffers_(std::make_unique<Buffers>(bytes, threads)) {
   // Touch both buffers first so page faults are not timed.
-  std::unique_ptr<char[]> src(new char[bytes]), dst(new char[bytes]);
-  std::memset(src.get(), 1, bytes);
-  std::memset(dst.get(), 0, bytes);
-  tbb::task_arena arena(threads > 0 ? threads : tbb::task_arena::automatic);
+  std::memset(buffers_->src.get(), 1, bytes);
+  std::memset(buffers_->dst.get(), 0, bytes);
+}
+
+CopyFloor::~CopyFloor() = default;
+
+double CopyFloor::measure(int iters) {
+  Buffers &b = *buffers_;
   constexpr size_t kChunk = 1 << 20;
-  size_t chunks = (bytes + kChunk - 1) / kChunk;
+  size_t chunks = (b.bytes + kChunk - 1) / kChunk;
   double seconds = medianSeconds(
       [&] {
-        arena.execute([&] {
+        b.arena.execute([&] {
           tbb::parallel_for(size_t(0), chunks, [&](size_t c) {
-            size_t begin = c * kChunk, n = std::min(kChunk, bytes - begin);
-            std::memcpy(dst.get() + begin, src.get() + begin, n);
+            size_t begin = c * kChunk, n = std::min(kChunk, b.bytes - begin);
+            std::memcpy(b.dst.get() + begin, b.src.get() + begin, n);
           });
         });
       },
-      7);
-  return 2.0 * static_cast<double>(bytes) / seconds;
+      iters);
+  return 2.0 * static_cast<double>(b.bytes) / seconds;
+}
+
+double measureCopyBandwidth(size_t bytes, int threads) {
+  return CopyFloor(bytes, threads).measure();
 }
 
 } // namespace xs::bench

@@ -5,6 +5,7 @@
 // and timing of a compiled function.
 
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace xs::bench {
@@ -15,6 +16,20 @@ double medianSeconds(const std::function<void()> &fn, int iters, int warmup = 2)
 /// Copy bandwidth in bytes per second (bytes read + bytes written), measured
 /// by a parallel copy of `bytes` bytes with `threads` workers (0: all).
 double measureCopyBandwidth(size_t bytes, int threads);
+
+/// The copy floor, measured again next to each measurement it judges: the
+/// buffers are kept, so a measurement costs a few copies, not allocations.
+class CopyFloor {
+public:
+  CopyFloor(size_t bytes, int threads);
+  ~CopyFloor();
+  /// Bytes per second (read + written), median of `iters` copies.
+  double measure(int iters = 7);
+
+private:
+  struct Buffers;
+  std::unique_ptr<Buffers> buffers_;
+};
 
 } // namespace xs::bench
 

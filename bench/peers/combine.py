@@ -20,11 +20,13 @@ floor = xs_lines[0]["floor_gbps"]
 xs = {l["workload"]: l for l in xs_lines[1:]}
 ort = {l["workload"]: l for l in lines(sys.argv[2])}
 
-print(f"copy bandwidth floor: {floor:.1f} GB/s (measured by xstitch-bench-workloads in this run)\n")
-print("| workload | floor (ms) | xstitch (ms) | of floor | unfused (ms) | ONNX Runtime (ms) "
+floors = [l["floor_gbps"] for l in xs.values()]
+print(f"copy bandwidth floor: {floor:.1f} GB/s at the start of this run, {min(floors):.1f} to "
+      f"{max(floors):.1f} GB/s around the workloads (each is judged against its own)\n")
+print("| workload | floor (GB/s) | floor (ms) | xstitch (ms) | of floor | unfused (ms) | ONNX Runtime (ms) "
       "| vs ONNX Runtime | vs unfused | kernels: fused / unfused / ORT | cold compile (ms) "
       "| cache hit (us) |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 fractions, vs_ort, vs_unfused = [], [], []
 for name, r in xs.items():
     o = ort.get(name)
@@ -39,7 +41,7 @@ for name, r in xs.items():
     if o:
         vs_ort.append(ort_ratio)
     label = name + (" (memory-intensive kernels; whole layer vs ORT)" if name == "bert_layer" else "")
-    print(f"| {label} | {r['floor_ms']:.3f} | {r['fused_ms']:.3f} | {fraction:.2f} | "
+    print(f"| {label} | {r['floor_gbps']:.1f} | {r['floor_ms']:.3f} | {r['fused_ms']:.3f} | {fraction:.2f} | "
           f"{r['unfused_ms']:.3f} | {o['ort_ms'] if o else float('nan'):.3f} | {ort_ratio:.2f}x | "
           f"{unfused_ratio:.2f}x | {r['kernels_fused']} / {r['kernels_unfused']} / "
           f"{o['ort_kernels'] if o else '-'} | {r['compile_ms']:.0f} | {r['cache_hit_us']:.0f} |")
