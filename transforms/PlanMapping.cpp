@@ -119,6 +119,17 @@ DimPredicate predicate(DimExpr lhs, DimPredicate::Op op, int64_t rhs) {
   return DimPredicate{std::move(lhs), op, DimExpr(rhs)};
 }
 
+/// A variant's condition `lhs op rhs`: decided now when lhs is a constant
+/// (false: the variant never applies), else added to `predicates`.
+bool require(const DimExpr &lhs, DimPredicate::Op op, int64_t rhs,
+             std::vector<DimPredicate> &predicates) {
+  DimPredicate p = predicate(lhs, op, rhs);
+  if (lhs.constantValue())
+    return p.evaluate({}).value_or(false);
+  predicates.push_back(std::move(p));
+  return true;
+}
+
 /// Elementwise, RowReduce and Generic: blocks own whole rows, packed so that
 /// a block has about minElements of work (a Generic row is one output and
 /// its reduction); element-wise kernels also split long rows when there are
@@ -278,6 +289,18 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
   return ctx;
 }
 
+/// The mapping context of a reduction whose partial states combine (not
+/// argmax/argmin) and whose mapping is `kind`; nullopt for any other op.
+std::optional<MappingContext> splittable(const Operation &dominant, const TargetDescription &target,
+                                         MappingKind kind) {
+  if (dominant.info().category != OpCategory::Reduce || dominant.info().rule == TypeRule::ArgReduce)
+    return std::nullopt;
+  MappingContext ctx = mappingContext(dominant, target);
+  if (ctx.shape.kind != kind)
+    return std::nullopt;
+  return ctx;
+}
+
 /// Rows each block of a split column reduction reduces: its partials (8
 /// bytes per column) are then at most 1/64 of the f32 rows it reads.
 constexpr int64_t kSplitRowsPerBlock = 128;
@@ -286,20 +309,15 @@ constexpr int64_t kSplitRowsPerBlock = 128;
 
 std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
                                                 const TargetDescription &target) {
-  if (dominant.info().category != OpCategory::Reduce || dominant.info().rule == TypeRule::ArgReduce)
+  std::optional<MappingContext> split = splittable(dominant, target, MappingKind::ColumnReduce);
+  if (!split)
     return std::nullopt;
-  MappingContext ctx = mappingContext(dominant, target);
-  if (ctx.shape.kind != MappingKind::ColumnReduce)
-    return std::nullopt;
+  MappingContext &ctx = *split;
   // Enough row blocks for every parallel unit.
   int64_t enough = kSplitRowsPerBlock * ctx.wantedBlocks;
   std::vector<DimPredicate> predicates;
-  if (std::optional<int64_t> rows = ctx.shape.rows.constantValue()) {
-    if (*rows < enough)
-      return std::nullopt;
-  } else {
-    predicates.push_back(predicate(ctx.shape.rows, DimPredicate::Op::GE, enough));
-  }
+  if (!require(ctx.shape.rows, DimPredicate::Op::GE, enough, predicates))
+    return std::nullopt;
   ctx.shape.kind = MappingKind::ColumnPartial;
   KernelVariant v = ctx.variant(std::move(predicates), kSplitRowsPerBlock, 0);
   return v;
@@ -307,29 +325,19 @@ std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
 
 std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
                                              const TargetDescription &target) {
-  if (dominant.info().category != OpCategory::Reduce || dominant.info().rule == TypeRule::ArgReduce)
+  std::optional<MappingContext> split = splittable(dominant, target, MappingKind::RowReduce);
+  if (!split)
     return std::nullopt;
-  MappingContext ctx = mappingContext(dominant, target);
-  if (ctx.shape.kind != MappingKind::RowReduce)
-    return std::nullopt;
+  MappingContext &ctx = *split;
   // Fewer rows than blocks wanted, and enough chunks for every block.
   int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
   int64_t longEnough = chunk * ctx.wantedBlocks;
   std::vector<DimPredicate> predicates;
-  if (std::optional<int64_t> rows = ctx.shape.rows.constantValue()) {
-    if (*rows >= ctx.wantedBlocks)
-      return std::nullopt;
-  } else if (smallestValue(ctx.shape.rows) >= ctx.wantedBlocks) {
-    return std::nullopt; // 12*B*S rows are never few
-  } else {
-    predicates.push_back(predicate(ctx.shape.rows, DimPredicate::Op::LT, ctx.wantedBlocks));
-  }
-  if (std::optional<int64_t> cols = ctx.shape.cols.constantValue()) {
-    if (*cols < longEnough)
-      return std::nullopt;
-  } else {
-    predicates.push_back(predicate(ctx.shape.cols, DimPredicate::Op::GE, longEnough));
-  }
+  if (smallestValue(ctx.shape.rows) >= ctx.wantedBlocks) // 12*B*S rows are never few
+    return std::nullopt;
+  if (!require(ctx.shape.rows, DimPredicate::Op::LT, ctx.wantedBlocks, predicates) ||
+      !require(ctx.shape.cols, DimPredicate::Op::GE, longEnough, predicates))
+    return std::nullopt;
   ctx.shape.kind = MappingKind::RowPartial;
   return ctx.variant(std::move(predicates), 1, chunk);
 }
