@@ -501,7 +501,8 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   // readers read what the combine writes.
   for (const auto &[g, fallback] : splits) {
     const Operation &dominant = *dominants_[g];
-    const ThreadMapping &partial = v.groups[g].mapping;
+    // A copy: v.groups grows below.
+    const ThreadMapping partial = v.groups[g].mapping;
     PlanGroup combine;
     combine.dominant = &dominant;
     combine.ops = {&dominant};

@@ -260,7 +260,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     };
     target.emitBlockLoop(b, [&](llvm::Value *blockId) {
       for (size_t s = 0; s < stages.size(); ++s) {
-        // Sibling row reductions of the stage share one pass over their rows.
+        // Sibling reductions of the stage share one pass over their rows.
         std::vector<std::vector<int>> batches = siblingBatches(variant, stages[s].groups);
         for (const std::vector<int> &batch : batches) {
           if (batch.size() > 1) {
