@@ -176,6 +176,7 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
   case MappingKind::Elementwise:
     return emitElementwiseBlock(emission, blockId);
   case MappingKind::RowReduce:
+  case MappingKind::RowPartial:
     return emitRowReduceBlock(emission, blockId);
   case MappingKind::ColumnReduce:
   case MappingKind::BatchColumnReduce:
@@ -186,8 +187,6 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
     return emitColumnPartialBlock(emission, blockId);
   case MappingKind::ColumnCombine:
     return emitColumnCombineBlock(emission, blockId);
-  case MappingKind::RowPartial:
-    return emitRowReduceBlock(emission, blockId);
   case MappingKind::RowCombine:
     return emitRowCombineBlock(emission, blockId);
   }
