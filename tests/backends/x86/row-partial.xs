@@ -3,7 +3,8 @@
 // interpreter: the split variant below 4 rows from 65536 columns up (65536:
 // four whole chunks; 65537 and 100003: a ragged last chunk), the unsplit
 // variants beside it (4 rows; 4 x 16383 columns), several reduced dims, sums
-// (f32 and f64), maxima and minima (f16 and bf16 too), and stitched kernels
+// (f32 and f64), maxima and minima (f16 and bf16 too; ramps whose extremes
+// sit in the first and last chunks), and stitched kernels
 // whose element-wise groups split their rows into the same chunks.
 // RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=65536 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=sums --dim R=3 --dim C=100003 --check | FileCheck %s
@@ -11,6 +12,8 @@
 // RUN: %xstitch-run %s --function=sums --dim R=4 --dim C=70000 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=extremes --dim R=2 --dim C=65537 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=halves --dim R=1 --dim C=70001 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=ramps --dim R=3 --dim C=70001 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=ramps --dim R=2 --dim C=1003 --block-elements=64 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=softmax --dim R=1 --dim C=200001 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=softmax --dim R=3 --dim C=65536 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=layernorm --dim R=2 --dim C=99999 --check | FileCheck %s
@@ -41,6 +44,19 @@ func @extremes(%x: f32[R, C]) -> (mx: f32[R], mn: f32[R]) {
   %mx = reduce_max %x {dims = [1]}
   %mn = reduce_min %x {dims = [1]}
   return %mx, %mn
+}
+
+// Random values plus or minus the column index: each extreme lies in the
+// first or the last chunk of its row, so a chunk left out or combined into
+// the wrong row changes it by more than the tolerance.
+func @ramps(%x: f32[R, C]) -> (hi: f32[R], lo: f32[R], first: f32[R]) {
+  %i = iota {dim = 1} : f32[R, C]
+  %up = add %x, %i
+  %down = sub %x, %i
+  %hi = reduce_max %up {dims = [1]}
+  %lo = reduce_min %up {dims = [1]}
+  %first = reduce_max %down {dims = [1]}
+  return %hi, %lo, %first
 }
 
 // Half-precision states are computed and kept in f32, sums in f64.
