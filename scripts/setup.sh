@@ -8,6 +8,7 @@ packages=(
   clang-19 libclang-rt-19-dev           # the compiler, and libFuzzer for the parser fuzzer
   llvm-19-dev llvm-19-tools lld-19      # LLVM 19: the backends' code generator; FileCheck and lit
   libtbb-dev libabsl-dev libgtest-dev libdnnl-dev
+  ocl-icd-opencl-dev                    # oneDNN's CMake package finds OpenCL (its GPU runtime)
   libonnx-dev libprotobuf-dev protobuf-compiler libdlpack-dev
   graphviz                              # dot: renders xstitch-run --explain=dot
   python3-onnx                          # writes the ONNX models of bench/peers
