@@ -6,10 +6,13 @@
 // (f32 and f64), maxima and minima (f16 and bf16 too; ramps whose extremes
 // sit in the first and last chunks), and stitched kernels
 // whose element-wise groups split their rows into the same chunks.
-// RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=65536 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=3 --dim C=100003 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=2 --dim C=16383 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=4 --dim C=70000 --check | FileCheck %s
+// Sums take inputs in [0, 1): a sum of 280000 signed values can cancel to
+// a few units, where f32 rounding alone exceeds rtol 1e-4 (the unsplit
+// variant adds in f32); a chunk left out still moves a sum by 5% or more.
+// RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=65536 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=sums --dim R=3 --dim C=100003 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=sums --dim R=2 --dim C=16383 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run %s --function=sums --dim R=4 --dim C=70000 --input x=random:0:1 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=extremes --dim R=2 --dim C=65537 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=halves --dim R=1 --dim C=70001 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=ramps --dim R=3 --dim C=70001 --check | FileCheck %s
