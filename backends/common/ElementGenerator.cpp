@@ -10,6 +10,7 @@
 #include "backends/common/TypeLowering.h"
 #include "ir/Diagnostics.h"
 #include "ir/ScalarConversions.h"
+#include "llvm/ADT/bit.h"
 
 namespace xs {
 
@@ -290,9 +291,15 @@ llvm::Value *ElementGenerator::emitConstant(const Operation &op,
                                           : floatConstant(context, type, literal.floats[k]);
     if (type == ElementType::I1)
       c = llvm::ConstantInt::get(llvm::Type::getInt8Ty(context), c->isOneValue() ? 1 : 0);
-    else if (type == ElementType::F16 || type == ElementType::BF16)
+    else if (type == ElementType::F16)
       c = llvm::ConstantFP::get(storageType(context, type),
                                 roundToFloatType(literal.asDouble(i), type));
+    else if (type == ElementType::BF16)
+      // Rounded to bf16 first, so the f32's upper half is the bf16 exactly.
+      c = llvm::ConstantInt::get(storageType(context, type),
+                                 llvm::bit_cast<uint32_t>(static_cast<float>(
+                                     roundToFloatType(literal.asDouble(i), type))) >>
+                                     16);
     elements.push_back(c);
   }
   llvm::Module &module = *ctx_.b.GetInsertBlock()->getModule();

@@ -141,8 +141,7 @@ llvm::Value *integerDivRem(llvm::IRBuilder<> &b, bool isDiv, ElementType type, l
 
 /// float -> bf16 -> float (no library call).
 llvm::Value *roundFloatToBFloat(llvm::IRBuilder<> &b, llvm::Value *x) {
-  llvm::Value *bits = b.CreateZExt(floatToBFloatBits(b, x), b.getInt32Ty());
-  return b.CreateBitCast(b.CreateShl(bits, 16), b.getFloatTy());
+  return bfloatBitsToFloat(b, floatToBFloatBits(b, x));
 }
 
 /// A float compute value rounded to float type `to`, in `to`'s compute type.

@@ -15,7 +15,10 @@ llvm::Type *storageType(llvm::LLVMContext &context, ElementType type) {
   case ElementType::F16:
     return llvm::Type::getHalfTy(context);
   case ElementType::BF16:
-    return llvm::Type::getBFloatTy(context);
+    // Bits, not LLVM's bfloat: optimizations then never create bfloat
+    // arithmetic or compares, which targets without bf16 instructions lower
+    // to library calls (__truncsfbf2) that a JIT process may not have.
+    return llvm::Type::getInt16Ty(context);
   case ElementType::I1:
   case ElementType::I8:
   case ElementType::U8:
@@ -48,8 +51,9 @@ llvm::Value *loadElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *ba
   llvm::Value *loaded = b.CreateLoad(storage, address);
   switch (type) {
   case ElementType::F16:
-  case ElementType::BF16:
     return b.CreateFPExt(loaded, b.getFloatTy());
+  case ElementType::BF16:
+    return bfloatBitsToFloat(b, loaded);
   case ElementType::I1:
     return b.CreateICmpNE(loaded, b.getInt8(0));
   default:
@@ -104,6 +108,11 @@ llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x) {
   llvm::Value *quietNan = b.CreateOr(bits, b.getInt32(0x00400000));
   llvm::Value *chosen = b.CreateSelect(b.CreateFCmpUNO(x, x), quietNan, rounded);
   return b.CreateTrunc(b.CreateLShr(chosen, 16), b.getInt16Ty());
+}
+
+llvm::Value *bfloatBitsToFloat(llvm::IRBuilder<> &b, llvm::Value *bits) {
+  llvm::Value *wide = b.CreateShl(b.CreateZExt(bits, b.getInt32Ty()), 16);
+  return b.CreateBitCast(wide, b.getFloatTy());
 }
 
 llvm::Value *indexFromInteger(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value) {

@@ -8,7 +8,7 @@
 //   f32       float     float
 //   f64       double    double
 //   f16       half      float   (fpext on load, fptrunc on store)
-//   bf16      bfloat    float
+//   bf16      i16       float   (the bits; see storageType)
 //   i1        i8 (0/1)  i1
 //   i8, u8    i8        i8      (u8 is unsigned where it matters)
 //   i32, i64  i32, i64  same
@@ -37,6 +37,9 @@ llvm::Constant *integerConstant(llvm::LLVMContext &context, ElementType type, in
 /// The bf16 bit pattern (i16) nearest to an f32 value, ties to even, NaN
 /// kept quiet. Integer operations only: no library call.
 llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x);
+
+/// The f32 value of bf16 bits (i16): exact, a shift.
+llvm::Value *bfloatBitsToFloat(llvm::IRBuilder<> &b, llvm::Value *bits);
 
 /// An i64 index value from an integer compute value of `type` (sign- or
 /// zero-extended as the type says).
