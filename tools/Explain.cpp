@@ -100,6 +100,8 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
         ops.push_back(strCat(valueName(op->result()), " = ", op->mnemonic()));
     out += strCat("\nkernel ", kernel.name, " (", ops.size(), " ops): ", absl::StrJoin(ops, ", "),
                   "\n");
+    if (!kernel.codeOf.empty())
+      out += strCat("  runs the code of ", kernel.codeOf, " (the same plan but for names)\n");
     size_t chosen = selectedVariant(kernel, dims);
     for (size_t vi = 0; vi < kernel.variants.size(); ++vi) {
       const KernelVariant &v = kernel.variants[vi];

@@ -4,7 +4,9 @@
 #include "transforms/KernelPlan.h"
 
 #include <cassert>
+#include <cctype>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_join.h"
 #include "ir/Printer.h"
 
@@ -168,9 +170,44 @@ std::string printKernelPlan(const KernelPlan &plan) {
   for (const PlanPartials &p : plan.partials)
     out += strCat("  partials ", valueRef(p.reduction), ": ", elementTypeName(p.type), "[",
                   p.blocks.str(), ", ", p.cols.str(), "]\n");
+  if (!plan.codeOf.empty())
+    out += strCat("  code of @", plan.codeOf, "\n");
   for (size_t i = 0; i < plan.variants.size(); ++i)
     printVariant(out, plan.variants[i], i);
   out += "}\n";
+  return out;
+}
+
+std::string kernelCodeKey(const KernelPlan &plan) {
+  std::string text = printKernelPlan(plan);
+  // The first line names the kernel; codeOf is what the key decides.
+  std::string::size_type open = text.find('(');
+  std::string key = "kernel" + text.substr(open);
+  if (!plan.codeOf.empty()) {
+    std::string line = strCat("  code of @", plan.codeOf, "\n");
+    key.erase(key.find(line), line.size());
+  }
+  // Value names (`%` then name characters, as the lexer reads them) by
+  // order of first appearance; a `%` followed by a space is an operator.
+  auto isNameChar = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+  };
+  absl::flat_hash_map<std::string, size_t> number;
+  std::string out;
+  for (size_t i = 0; i < key.size();) {
+    if (key[i] != '%') {
+      out += key[i++];
+      continue;
+    }
+    size_t end = i + 1;
+    while (end < key.size() && isNameChar(key[end]))
+      ++end;
+    std::string name = key.substr(i + 1, end - i - 1);
+    out += '%';
+    if (!name.empty())
+      out += std::to_string(number.try_emplace(name, number.size()).first->second);
+    i = end;
+  }
   return out;
 }
 

@@ -193,13 +193,25 @@ struct KernelPlan {
   /// Bytes the kernel must read and write at least (each input and output
   /// once), as a dim expression; the cost model and reports use it.
   DimExpr minimumBytes;
+  /// The name of an earlier kernel of the program whose code this one runs
+  /// (their kernelCodeKey() is the same: bert_layer's two skip-LayerNorms);
+  /// empty when it has code of its own. Backends compile only kernels of
+  /// their own code; the host plan launches the earlier kernel's symbols.
+  std::string codeOf;
 };
+
+/// What determines a kernel's generated code: its printed plan with the
+/// kernel's name left out and value names replaced by their order of first
+/// appearance. Kernels with the same key compile to the same code, since
+/// arguments are passed by position and dims by symbol name.
+std::string kernelCodeKey(const KernelPlan &plan);
 
 /// The text form used by golden tests:
 ///   kernel @k0_add(%a: f32[N, 768], %b: f32[N, 768]) -> (%y: f32[N, 768]) {
 ///     body { ... the body function's ops ... }
 ///     variant 0 when cols <= 64 { grid ceil(N/64) ... }
 ///   }
+/// A kernel that runs another's code says so after its ops (`code of @k3_add`).
 std::string printKernelPlan(const KernelPlan &plan);
 
 } // namespace xs

@@ -8,6 +8,7 @@
 #include "transforms/PlanProgram.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <tuple>
 
@@ -69,6 +70,9 @@ private:
   /// A kernel copying `source` into a fresh Output buffer for result `index`.
   absl::Status planResultCopy(const Value &source, size_t index);
   std::string freshBufferName(const std::string &wanted);
+  /// Kernels that compile to the same code (the same kernelCodeKey) run the
+  /// first one's symbols: it is compiled once.
+  void shareIdenticalKernels();
 
   const Function &function_;
   const TargetDescription &target_;
@@ -506,7 +510,28 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
   if (absl::Status s = plan::collectSymbols(function_, planExprs, host); !s.ok())
     return s;
   plan::assignSlots(host);
+  shareIdenticalKernels();
   return std::move(plan_);
+}
+
+void ProgramPlanner::shareIdenticalKernels() {
+  absl::flat_hash_map<std::string, const KernelPlan *> first;
+  for (KernelPlan &kernel : plan_.kernels) {
+    auto [it, inserted] = first.try_emplace(kernelCodeKey(kernel), &kernel);
+    if (inserted)
+      continue;
+    const KernelPlan &original = *it->second;
+    kernel.codeOf = original.name;
+    const HostStep *originalStep = nullptr;
+    for (const HostStep &step : plan_.host.steps)
+      if (step.kind == HostStep::Kind::Launch && step.kernel == original.name)
+        originalStep = &step;
+    assert(originalStep && "every kernel has its launch");
+    for (HostStep &step : plan_.host.steps)
+      if (step.kind == HostStep::Kind::Launch && step.kernel == kernel.name)
+        for (size_t v = 0; v < step.variants.size(); ++v)
+          step.variants[v].symbol = originalStep->variants[v].symbol;
+  }
 }
 
 } // namespace

@@ -346,12 +346,17 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
 
 } // namespace
 
-absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module) {
-  std::vector<KernelPiece> all;
+std::vector<KernelPiece> programPieces(const ProgramPlan &program) {
+  std::vector<KernelPiece> pieces;
   for (size_t k = 0; k < program.kernels.size(); ++k)
-    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
-      all.push_back({k, v, -1});
-  return emitProgramKernels(program, all, target, module);
+    if (program.kernels[k].codeOf.empty())
+      for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
+        pieces.push_back({k, v, -1});
+  return pieces;
+}
+
+absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module) {
+  return emitProgramKernels(program, programPieces(program), target, module);
 }
 
 absl::Status emitProgramKernels(const ProgramPlan &program, const std::vector<KernelPiece> &pieces,

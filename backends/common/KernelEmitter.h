@@ -23,11 +23,6 @@ namespace xs {
 /// The symbol of variant `variant` of `plan`.
 std::string kernelSymbol(const KernelPlan &plan, size_t variant);
 
-/// Emits every kernel of `program` into `module` (whose triple and data
-/// layout the caller set from the target). The HostPlan gives the symbol
-/// order of the dims array. An unsupported construct is an internal error
-/// naming the kernel.
-absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module);
 /// A unit of emission: a kernel's variant, or one phase of it (on targets
 /// without a grid barrier, where each phase is a function of its own).
 struct KernelPiece {
@@ -35,6 +30,15 @@ struct KernelPiece {
   size_t variant = 0;
   int phase = -1; // -1: every phase
 };
+/// Every variant (all phases) of every kernel with code of its own
+/// (KernelPlan::codeOf empty): what a program compiles.
+std::vector<KernelPiece> programPieces(const ProgramPlan &program);
+
+/// Emits programPieces(program) into `module` (whose triple and data
+/// layout the caller set from the target). The HostPlan gives the symbol
+/// order of the dims array. An unsupported construct is an internal error
+/// naming the kernel.
+absl::Status emitProgramKernels(const ProgramPlan &program, Target &target, llvm::Module &module);
 /// The same for the given pieces only (a compile job's share).
 absl::Status emitProgramKernels(const ProgramPlan &program, const std::vector<KernelPiece> &pieces,
                                 Target &target, llvm::Module &module);

@@ -236,18 +236,17 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
   // first.
   std::vector<KernelPiece> pieces;
   std::vector<size_t> size;
-  for (size_t k = 0; k < program.kernels.size(); ++k)
-    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v) {
-      const KernelVariant &variant = program.kernels[k].variants[v];
-      for (size_t p = 0; p < variant.phases.size(); ++p) {
-        size_t ops = 0;
-        for (const PlanStage &stage : variant.phases[p].stages)
-          for (int g : stage.groups)
-            ops += variant.groups[static_cast<size_t>(g)].ops.size();
-        pieces.push_back({k, v, static_cast<int>(p)});
-        size.push_back(ops);
-      }
+  for (const KernelPiece &whole : programPieces(program)) {
+    const KernelVariant &variant = program.kernels[whole.kernel].variants[whole.variant];
+    for (size_t p = 0; p < variant.phases.size(); ++p) {
+      size_t ops = 0;
+      for (const PlanStage &stage : variant.phases[p].stages)
+        for (int g : stage.groups)
+          ops += variant.groups[static_cast<size_t>(g)].ops.size();
+      pieces.push_back({whole.kernel, whole.variant, static_cast<int>(p)});
+      size.push_back(ops);
     }
+  }
   unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   size_t jobs = std::max<size_t>(1, std::min<size_t>(pieces.size(), hardware));
   std::vector<size_t> order(pieces.size());
@@ -296,11 +295,7 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
 absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
                                           bool optimized) {
   X86Compilation compilation(options);
-  std::vector<KernelPiece> all;
-  for (size_t k = 0; k < program.kernels.size(); ++k)
-    for (size_t v = 0; v < program.kernels[k].variants.size(); ++v)
-      all.push_back({k, v, -1});
-  if (absl::Status s = compilation.emit(program, all); !s.ok())
+  if (absl::Status s = compilation.emit(program, programPieces(program)); !s.ok())
     return s;
   if (optimized)
     compilation.optimize();

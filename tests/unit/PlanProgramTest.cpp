@@ -3,6 +3,7 @@
 // dims and the chosen grid covers the iteration space, every op is covered
 // exactly once, outputs are fresh buffers, and planning errors name the op.
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <random>
@@ -126,7 +127,17 @@ void expectWellFormed(const ProgramPlan &plan) {
     EXPECT_TRUE(k.variants.back().predicates.empty()) << k.name;
     bool anySplit = false;
     for (size_t v = 0; v < k.variants.size(); ++v) {
-      EXPECT_EQ(step.variants[v].symbol, strCat(k.name, ".v", v));
+      // A kernel that runs another's code launches that kernel's symbols,
+      // and the two have the same code key.
+      std::string owner = k.codeOf.empty() ? k.name : k.codeOf;
+      EXPECT_EQ(step.variants[v].symbol, strCat(owner, ".v", v));
+      if (!k.codeOf.empty()) {
+        auto original = std::find_if(plan.kernels.begin(), plan.kernels.end(),
+                                     [&](const KernelPlan &o) { return o.name == k.codeOf; });
+        ASSERT_NE(original, plan.kernels.end()) << k.codeOf;
+        EXPECT_TRUE(original->codeOf.empty()) << k.name;
+        EXPECT_EQ(kernelCodeKey(*original), kernelCodeKey(k)) << k.name;
+      }
       EXPECT_EQ(step.variants[v].grid, k.variants[v].grid);
       // One group; a split reduction has two, its partials and their
       // combine, both on the reduction.

@@ -75,6 +75,7 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k2_reshape(%x: f32[N, 4]) -> (%x_copy: f32[N, 4]) bytes 32*N {
 // CHECK-NEXT:   %x_copy = reshape %x : f32[N, 4]
+// CHECK-NEXT:   code of @k1_reshape
 // CHECK-NEXT:   variant 0 when (none) grid (N + 4095)/4096:
 // CHECK-NEXT:     group 0 dominant %x_copy: elementwise rows N cols 4 rows/block 4096 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -94,7 +95,7 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT:     1: launch k1_reshape(#1, #2) ops [%b = copy %n] bytes 32*N
 // CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 4095)/4096
 // CHECK-NEXT:     2: launch k2_reshape(#0, #3) ops [%x_copy = copy %x] bytes 32*N
-// CHECK-NEXT:       k2_reshape.v0 when (none) grid (N + 4095)/4096
+// CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 4095)/4096
 // CHECK-NEXT:   outputs: [#1, #2, #3]
 // CHECK-NEXT: }
 func @returned(%x: f32[N, 4]) -> (a: f32[N, 4], b: f32[N, 4], x: f32[N, 4]) {
