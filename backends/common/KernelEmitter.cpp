@@ -297,13 +297,14 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
                                                         b.CreateSub(slots, b.getInt64(1))),
                                             slots),
                                b.getInt64(0));
-            emitLoop(
+            LoopResult stride = emitLoop(
                 b, b.getInt64(0), count, {},
                 [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
                   emitGroup(emission, b.CreateAdd(slot, b.CreateMul(k, slots)));
                   return std::vector<llvm::Value *>{};
                 },
                 "stride");
+            target.annotateRowLoop(stride.latch);
           }
           materialize(emission);
         }

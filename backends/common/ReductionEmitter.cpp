@@ -462,7 +462,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
     return kept;
   };
 
-  emitLoop(
+  LoopResult tileLoop = emitLoop(
       b, b.getInt64(0), tiles, {},
       [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
         llvm::Value *tileBegin = b.CreateAdd(work.colBegin, b.CreateMul(t, b.getInt64(tile)));
@@ -486,7 +486,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         // order, so every kind (argmax/argmin too) accumulates as one row at
         // a time would.
         auto emitRows = [&](llvm::Value *firstRow, llvm::Value *groups, int64_t unroll) {
-          emitLoop(
+          LoopResult rows = emitLoop(
               b, b.getInt64(0), groups, {},
               [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
@@ -531,6 +531,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
                 return std::vector<llvm::Value *>{};
               },
               "row");
+          ctx.target.annotateRowLoop(rows.latch);
         };
         int64_t unroll = loadsStates ? 1 : kColumnRowsPerStep;
         llvm::Value *count = emitMax(b, b.CreateSub(work.rowEnd, work.rowBegin), b.getInt64(0));
@@ -540,7 +541,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         if (unroll > 1)
           emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
         ctx.target.emitBlockBarrier(b);
-        emitLoop(
+        LoopResult store = emitLoop(
             b, b.getInt64(0), width, {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
               llvm::Value *col = b.CreateAdd(tileBegin, c);
@@ -556,9 +557,11 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
               return std::vector<llvm::Value *>{};
             },
             "store");
+        ctx.target.annotateInnerLoop(store.latch, store.constantTrips);
         return std::vector<llvm::Value *>{};
       },
       "tile");
+  ctx.target.annotateRowLoop(tileLoop.latch);
 }
 
 } // namespace

@@ -42,13 +42,14 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
 
 void X86Target::emitBlockLoop(llvm::IRBuilder<> &b,
                               const std::function<void(llvm::Value *blockId)> &body) {
-  emitLoop(
+  LoopResult blocks = emitLoop(
       b, kernel_->getArg(2), kernel_->getArg(3), {},
       [&](llvm::Value *blockId, llvm::ArrayRef<llvm::Value *>) {
         body(blockId);
         return std::vector<llvm::Value *>{};
       },
       "block");
+  annotateRowLoop(blocks.latch);
 }
 
 llvm::Value *X86Target::bufferArg(llvm::IRBuilder<> &b, int index) {
@@ -151,7 +152,8 @@ void X86Target::annotateRowLoop(llvm::BranchInst *latch) {
   llvm::LLVMContext &context = latch->getContext();
   setLoopOptions(latch,
                  {loopOption(context, "llvm.loop.vectorize.enable",
-                             llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context)))});
+                             llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(context))),
+                  loopOption(context, "llvm.loop.unroll.disable", nullptr)});
 }
 
 } // namespace xs
