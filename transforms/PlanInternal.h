@@ -35,7 +35,10 @@ MappingShape classifyMapping(const Operation &op);
 
 /// The variants of a one-group, one-phase, one-stage kernel whose dominant is
 /// `dominant` (an op of the kernel body). The last variant has no predicates.
-std::vector<KernelVariant> planVariants(const Operation &dominant, const TargetDescription &target);
+/// Short rows are packed into blocks of about `packElements` elements (0:
+/// the target's packedRowElements).
+std::vector<KernelVariant> planVariants(const Operation &dominant, const TargetDescription &target,
+                                        int64_t packElements = 0);
 
 /// The variant of a column reduction over many rows that splits its rows
 /// over blocks (a ColumnPartial group whose partials a ColumnCombine group

@@ -73,13 +73,14 @@ struct MappingContext {
   int64_t lanes;
   int64_t vectorWidth;
   int64_t minElements;  // work a block should have at least
+  int64_t packElements; // elements a block packs short rows into
   int64_t wantedBlocks; // 2 x parallel units: enough to balance the load
   int64_t blockBufferBytes;
 
   /// Rows a block packs so that rows of `colsBound` elements give it about
-  /// minElements; never more rows than a constant row count needs.
+  /// packElements; never more rows than a constant row count needs.
   int64_t packRows(int64_t colsBound) const {
-    int64_t rpb = powerOfTwoAtLeast(ceilDivInt(minElements, std::max<int64_t>(colsBound, 1)));
+    int64_t rpb = powerOfTwoAtLeast(ceilDivInt(packElements, std::max<int64_t>(colsBound, 1)));
     if (std::optional<int64_t> rows = shape.rows.constantValue())
       rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));
     return rpb;
@@ -171,7 +172,7 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   // Symbolic row work: one variant per range of row lengths, each range 16 times
   // longer than the previous, from one vector per lane up to a full block.
   std::vector<std::pair<int64_t, int64_t>> packed; // (max cols, rows per block)
-  for (int64_t bound = ctx.lanes * ctx.vectorWidth; bound < ctx.minElements; bound *= 16) {
+  for (int64_t bound = ctx.lanes * ctx.vectorWidth; bound < ctx.packElements; bound *= 16) {
     int64_t rpb = ctx.packRows(bound);
     if (rpb == 1)
       break;
@@ -273,7 +274,8 @@ DimExpr tensorBytes(const TensorType &type) {
 
 namespace {
 
-MappingContext mappingContext(const Operation &dominant, const TargetDescription &target) {
+MappingContext mappingContext(const Operation &dominant, const TargetDescription &target,
+                              int64_t packElements = 0) {
   MappingContext ctx;
   ctx.dominant = &dominant;
   ctx.shape = classifyMapping(dominant);
@@ -284,6 +286,8 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
   ctx.lanes = std::max<int64_t>(target.lanesPerBlock, 1);
   ctx.vectorWidth = std::max<int64_t>(target.vectorBytes / elementByteSize(streamed), 1);
   ctx.minElements = std::max<int64_t>(target.minElementsPerBlock, 1);
+  ctx.packElements = std::clamp<int64_t>(packElements > 0 ? packElements : target.packedRowElements,
+                                         1, ctx.minElements);
   ctx.wantedBlocks = 2 * std::max<int64_t>(target.parallelUnits, 1);
   ctx.blockBufferBytes = target.blockBufferBytes;
   return ctx;
@@ -343,8 +347,8 @@ std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
 }
 
 std::vector<KernelVariant> planVariants(const Operation &dominant,
-                                        const TargetDescription &target) {
-  MappingContext ctx = mappingContext(dominant, target);
+                                        const TargetDescription &target, int64_t packElements) {
+  MappingContext ctx = mappingContext(dominant, target, packElements);
   if (isColumnMajor(ctx.shape.kind))
     return columnVariants(ctx);
   return rowMajorVariants(ctx);

@@ -722,7 +722,13 @@ StitchedKernel KernelStitcher::run() {
   if (dominants_.empty())
     return out;
   const Operation &mainOp = *dominants_[static_cast<size_t>(main_)];
-  std::vector<KernelVariant> mains = planVariants(mainOp, target_);
+  // A column reduction beside the main rows may be split over their blocks:
+  // its partials, a row per block, then need blocks of many rows.
+  bool columnReductions = std::any_of(dominants_.begin(), dominants_.end(), [](const Operation *d) {
+    return classifyMapping(*d).kind == MappingKind::ColumnReduce;
+  });
+  std::vector<KernelVariant> mains =
+      planVariants(mainOp, target_, columnReductions ? target_.minElementsPerBlock : 0);
   if (std::optional<KernelVariant> split = splitColumnVariant(mainOp, target_)) {
     // Unconditional: the strip variants would never be chosen.
     if (split->predicates.empty())

@@ -11,6 +11,7 @@ TargetDescription genericCpuTarget() {
   t.parallelUnits = 2;
   t.vectorBytes = 32;
   t.minElementsPerBlock = 16384;
+  t.packedRowElements = 256;
   return t;
 }
 

@@ -3,15 +3,11 @@
 // argmax over the last dim is a row reduction.
 // CHECK-LABEL: kernel @k0_argmax(%x: f32[B, V]) -> (%y: i64[B]) bytes 4*B*V + 8*B {
 // CHECK-NEXT:   %y = argmax %x {dim = 1} : i64[B]
-// CHECK-NEXT:   variant 0 when V <= 64 grid (B + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B cols V rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when V <= 64 grid (B + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B cols V rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when V <= 1024 grid (B + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B cols V rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid B:
+// CHECK-NEXT:   variant 1 when (none) grid B:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B cols V rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -24,9 +20,8 @@
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_argmax(#0, #1) ops [%y = argmax] bytes 4*B*V + 8*B
-// CHECK-NEXT:       k0_argmax.v0 when V <= 64 grid (B + 255)/256
-// CHECK-NEXT:       k0_argmax.v1 when V <= 1024 grid (B + 15)/16
-// CHECK-NEXT:       k0_argmax.v2 when (none) grid B
+// CHECK-NEXT:       k0_argmax.v0 when V <= 64 grid (B + 3)/4
+// CHECK-NEXT:       k0_argmax.v1 when (none) grid B
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @last(%x: f32[B, V]) -> (y: i64[B]) {
@@ -37,15 +32,11 @@ func @last(%x: f32[B, V]) -> (y: i64[B]) {
 // argmin over a middle dim is generic: one row per output, S elements each.
 // CHECK-LABEL: kernel @k0_argmin(%x: f32[B, S, H]) -> (%y: i64[B, H]) bytes 4*B*H*S + 8*B*H {
 // CHECK-NEXT:   %y = argmin %x {dim = 1} : i64[B, H]
-// CHECK-NEXT:   variant 0 when S <= 64 grid (B*H + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: generic rows B*H cols 1 rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when S <= 64 grid (B*H + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: generic rows B*H cols 1 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when S <= 1024 grid (B*H + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: generic rows B*H cols 1 rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid B*H:
+// CHECK-NEXT:   variant 1 when (none) grid B*H:
 // CHECK-NEXT:     group 0 dominant %y: generic rows B*H cols 1 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -58,9 +49,8 @@ func @last(%x: f32[B, V]) -> (y: i64[B]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_argmin(#0, #1) ops [%y = argmin] bytes 4*B*H*S + 8*B*H
-// CHECK-NEXT:       k0_argmin.v0 when S <= 64 grid (B*H + 255)/256
-// CHECK-NEXT:       k0_argmin.v1 when S <= 1024 grid (B*H + 15)/16
-// CHECK-NEXT:       k0_argmin.v2 when (none) grid B*H
+// CHECK-NEXT:       k0_argmin.v0 when S <= 64 grid (B*H + 3)/4
+// CHECK-NEXT:       k0_argmin.v1 when (none) grid B*H
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @middle(%x: f32[B, S, H]) -> (y: i64[B, H]) {

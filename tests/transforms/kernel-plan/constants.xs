@@ -3,15 +3,15 @@
 // A dense constant is a constant buffer holding its values.
 // CHECK-LABEL: kernel @k0_broadcast(%w: f32[4]) -> (%wb: f32[N, 4]) bytes 16*N + 16 {
 // CHECK-NEXT:   %wb = broadcast %w {dims = [1]} : f32[N, 4]
-// CHECK-NEXT:   variant 0 when (none) grid (N + 4095)/4096:
-// CHECK-NEXT:     group 0 dominant %wb: elementwise rows N cols 4 rows/block 4096 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when (none) grid (N + 63)/64:
+// CHECK-NEXT:     group 0 dominant %wb: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k1_mul(%x: f32[N, 4], %wb: f32[N, 4]) -> (%y: f32[N, 4]) bytes 48*N {
 // CHECK-NEXT:   %y = mul %x, %wb : f32[N, 4]
-// CHECK-NEXT:   variant 0 when (none) grid (N + 4095)/4096:
-// CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols 4 rows/block 4096 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when (none) grid (N + 63)/64:
+// CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT: }
@@ -25,9 +25,9 @@
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_broadcast(#1, #2) ops [%wb = broadcast] bytes 16*N + 16
-// CHECK-NEXT:       k0_broadcast.v0 when (none) grid (N + 4095)/4096
+// CHECK-NEXT:       k0_broadcast.v0 when (none) grid (N + 63)/64
 // CHECK-NEXT:     1: launch k1_mul(#0, #2, #3) ops [%y = mul] bytes 48*N
-// CHECK-NEXT:       k1_mul.v0 when (none) grid (N + 4095)/4096
+// CHECK-NEXT:       k1_mul.v0 when (none) grid (N + 63)/64
 // CHECK-NEXT:   outputs: [#3]
 // CHECK-NEXT: }
 func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {

@@ -5,19 +5,15 @@
 // there are 2 x parallelUnits blocks; otherwise a block per row.
 // CHECK-LABEL: kernel @k0_add(%a: f32[N, C], %b: f32[N, C]) -> (%y: f32[N, C]) bytes 12*C*N {
 // CHECK-NEXT:   %y = add %a, %b : f32[N, C]
-// CHECK-NEXT:   variant 0 when C <= 64 grid (N + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when C <= 64 grid (N + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when C <= 1024 grid (N + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when N < 4 and C > 16384 grid N*((C + 16383)/16384):
+// CHECK-NEXT:   variant 1 when N < 4 and C > 16384 grid N*((C + 16383)/16384):
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 3 when (none) grid N:
+// CHECK-NEXT:   variant 2 when (none) grid N:
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -31,10 +27,9 @@
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_add(#0, #1, #2) ops [%y = add] bytes 12*C*N
-// CHECK-NEXT:       k0_add.v0 when C <= 64 grid (N + 255)/256
-// CHECK-NEXT:       k0_add.v1 when C <= 1024 grid (N + 15)/16
-// CHECK-NEXT:       k0_add.v2 when N < 4 and C > 16384 grid N*((C + 16383)/16384)
-// CHECK-NEXT:       k0_add.v3 when (none) grid N
+// CHECK-NEXT:       k0_add.v0 when C <= 64 grid (N + 3)/4
+// CHECK-NEXT:       k0_add.v1 when N < 4 and C > 16384 grid N*((C + 16383)/16384)
+// CHECK-NEXT:       k0_add.v2 when (none) grid N
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
@@ -46,8 +41,8 @@ func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
 // elements), grid 4096/32.
 // CHECK-LABEL: kernel @k0_mul(%a: f32[4096, 768], %b: f32[4096, 768]) -> (%y: f32[4096, 768]) bytes 37748736 {
 // CHECK-NEXT:   %y = mul %a, %b : f32[4096, 768]
-// CHECK-NEXT:   variant 0 when (none) grid 128:
-// CHECK-NEXT:     group 0 dominant %y: elementwise rows 4096 cols 768 rows/block 32 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when (none) grid 4096:
+// CHECK-NEXT:     group 0 dominant %y: elementwise rows 4096 cols 768 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT: }
@@ -60,7 +55,7 @@ func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_mul(#0, #1, #2) ops [%y = mul] bytes 37748736
-// CHECK-NEXT:       k0_mul.v0 when (none) grid 128
+// CHECK-NEXT:       k0_mul.v0 when (none) grid 4096
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @ew_static(%a: f32[4096, 768], %b: f32[4096, 768]) -> (y: f32[4096, 768]) {

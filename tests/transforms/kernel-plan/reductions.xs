@@ -14,17 +14,12 @@
 // CHECK-NEXT:     buffers: %y global partials B*S*((H + 16383)/16384)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4*B*H*S + 8*B*S*((H + 16383)/16384) + 4*B*S
-// CHECK-NEXT:   variant 1 when H <= 64 grid (B*S + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 1 when H <= 64 grid (B*S + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
-// CHECK-NEXT:   variant 2 when H <= 1024 grid (B*S + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
-// CHECK-NEXT:   variant 3 when (none) grid B*S:
+// CHECK-NEXT:   variant 2 when (none) grid B*S:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -40,9 +35,8 @@
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_max(#0, #1, #2) ops [%y = reduce_max] bytes 4*B*H*S + 4*B*S
 // CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2
-// CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 255)/256
-// CHECK-NEXT:       k0_reduce_max.v2 when H <= 1024 grid (B*S + 15)/16
-// CHECK-NEXT:       k0_reduce_max.v3 when (none) grid B*S
+// CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 3)/4
+// CHECK-NEXT:       k0_reduce_max.v2 when (none) grid B*S
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
@@ -62,17 +56,12 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // CHECK-NEXT:     buffers: %y global partials R*((C + 16383)/16384)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4*C*R + 16*R*((C + 16383)/16384) + 4*R
-// CHECK-NEXT:   variant 1 when C <= 64 grid (R + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 1 when C <= 64 grid (R + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*C*R + 4*R
-// CHECK-NEXT:   variant 2 when C <= 1024 grid (R + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:     estimated bytes 4*C*R + 4*R
-// CHECK-NEXT:   variant 3 when (none) grid R:
+// CHECK-NEXT:   variant 2 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -88,9 +77,8 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*C*R + 4*R
 // CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2
-// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 255)/256
-// CHECK-NEXT:       k0_reduce_sum.v2 when C <= 1024 grid (R + 15)/16
-// CHECK-NEXT:       k0_reduce_sum.v3 when (none) grid R
+// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 3)/4
+// CHECK-NEXT:       k0_reduce_sum.v2 when (none) grid R
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
@@ -201,15 +189,11 @@ func @batch_column(%x: f32[B, S, 768]) -> (y: f32[B, 768]) {
 // looping over its B*H reduced elements; variants by predicates on B*H.
 // CHECK-LABEL: kernel @k0_reduce_prod(%x: f32[B, S, H]) -> (%y: f32[S]) bytes 4*B*H*S + 4*S {
 // CHECK-NEXT:   %y = reduce_prod %x {dims = [0, 2]} : f32[S]
-// CHECK-NEXT:   variant 0 when B*H <= 64 grid (S + 255)/256:
-// CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when B*H <= 64 grid (S + 3)/4:
+// CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when B*H <= 1024 grid (S + 15)/16:
-// CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid S:
+// CHECK-NEXT:   variant 1 when (none) grid S:
 // CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
@@ -222,9 +206,8 @@ func @batch_column(%x: f32[B, S, 768]) -> (y: f32[B, 768]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_prod(#0, #1) ops [%y = reduce_prod] bytes 4*B*H*S + 4*S
-// CHECK-NEXT:       k0_reduce_prod.v0 when B*H <= 64 grid (S + 255)/256
-// CHECK-NEXT:       k0_reduce_prod.v1 when B*H <= 1024 grid (S + 15)/16
-// CHECK-NEXT:       k0_reduce_prod.v2 when (none) grid S
+// CHECK-NEXT:       k0_reduce_prod.v0 when B*H <= 64 grid (S + 3)/4
+// CHECK-NEXT:       k0_reduce_prod.v1 when (none) grid S
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {

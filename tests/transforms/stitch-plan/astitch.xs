@@ -37,16 +37,16 @@ func @independent(%x: f32[R, 64], %z: f32[R, 64]) -> (a, b) {
 // CHECK-NEXT:   %p = pow %a, %b : f32[R]
 // CHECK-NEXT:   %pb = broadcast %p {dims = [0]} : f32[R, 1024]
 // CHECK-NEXT:   %y = add %x, %pb : f32[R, 1024]
-// CHECK-NEXT:   variant 0 when (none) grid (R + 15)/16:
-// CHECK-NEXT:     group 0 dominant %p: elementwise rows R cols 1 rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     group 1 dominant %y ops [%pb, %y]: elementwise rows R cols 1024 rows/block 16 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when (none) grid R:
+// CHECK-NEXT:     group 0 dominant %p: elementwise rows R cols 1 rows/block 1 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %y ops [%pb, %y]: elementwise rows R cols 1024 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]; stage 1: groups [1]
-// CHECK-NEXT:     buffers: %p block 16
+// CHECK-NEXT:     buffers: %p block 1
 // CHECK-NEXT:     edges: %p 0->1 regional
 // CHECK-NEXT:     estimated bytes 8200*R
 // CHECK-NEXT: }
 // CHECK: 0: launch k0_add(#0, #1, #2, #3) ops [%p = pow, %pb = broadcast, %y = add] bytes 8200*R
-// CHECK: k0_add.v0 when (none) grid (R + 15)/16
+// CHECK: k0_add.v0 when (none) grid R
 // CHECK-LABEL: kernel @k0_mul(%x: f32[R, 256]) -> (%y: f32[R, 256]) bytes 2048*R {
 // CHECK-NEXT:   %m = reduce_max %x {dims = [1]} : f32[R]
 // CHECK-NEXT:   %mb = broadcast %m {dims = [0]} : f32[R, 256]
@@ -71,12 +71,12 @@ func @independent(%x: f32[R, 64], %z: f32[R, 64]) -> (a, b) {
 // CHECK-LABEL: kernel @k0_neg(%x: f32[R, 64], %z: f32[R, 64]) -> (%a: f32[R, 64], %b: f32[R, 64]) bytes 1024*R {
 // CHECK-NEXT:   %a = exp %x : f32[R, 64]
 // CHECK-NEXT:   %b = neg %z : f32[R, 64]
-// CHECK-NEXT:   variant 0 when (none) grid (R + 255)/256:
-// CHECK-NEXT:     group 0 dominant %a: elementwise rows R cols 64 rows/block 256 lanes 8 vector 8
-// CHECK-NEXT:     group 1 dominant %b: elementwise rows R cols 64 rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when (none) grid (R + 3)/4:
+// CHECK-NEXT:     group 0 dominant %a: elementwise rows R cols 64 rows/block 4 lanes 8 vector 8
+// CHECK-NEXT:     group 1 dominant %b: elementwise rows R cols 64 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0, 1]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 1024*R
 // CHECK-NEXT: }
 // CHECK: 0: launch k0_neg(#0, #1, #2, #3) ops [%a = exp, %b = neg] bytes 1024*R
-// CHECK: k0_neg.v0 when (none) grid (R + 255)/256
+// CHECK: k0_neg.v0 when (none) grid (R + 3)/4

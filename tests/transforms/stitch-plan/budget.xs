@@ -3,19 +3,19 @@
 // RUN: %xstitch-run %s --dim R=5 --check --cpu=x86-64-v3 | FileCheck %s --check-prefix=CHECKED
 
 // The block-buffer budget (256 KiB on the generic CPU target) holds for the
-// variant's buffers together: five expensive tiles of 64 KiB (2 rows of 8192
+// variant's buffers together: five expensive tiles of 64 KiB (a row of 16384
 // floats) shared by the row reduction's group with the division's would need
 // 320 KiB, so the largest are demoted one at a time (here exp and tanh, which
 // the division's group computes again) until the rest fits.
 // CHECK-LABEL: kernel @k0_div
-// CHECK:       variant 0 when (none) grid (R + 1)/2:
-// CHECK-NEXT:    group 0 dominant %s ops [%a, %b, %c, %d, %e, %ab, %abc, %abcd, %all, %s]: row-reduce rows R cols 8192 rows/block 2 lanes 8 vector 8
-// CHECK-NEXT:    group 1 dominant %y ops [%a, %b, %sb, %pab, %pabc, %pabcd, %p, %y]: elementwise rows R cols 8192 rows/block 2 lanes 8 vector 8
+// CHECK:       variant 0 when (none) grid R:
+// CHECK-NEXT:    group 0 dominant %s ops [%a, %b, %c, %d, %e, %ab, %abc, %abcd, %all, %s]: row-reduce rows R cols 16384 rows/block 1 lanes 8 vector 8
+// CHECK-NEXT:    group 1 dominant %y ops [%a, %b, %sb, %pab, %pabc, %pabcd, %p, %y]: elementwise rows R cols 16384 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:    phase 0: stage 0: groups [0]; stage 1: groups [1]
-// CHECK-NEXT:    buffers: %c block 16384, %d block 16384, %e block 16384, %s block 2
+// CHECK-NEXT:    buffers: %c block 16384, %d block 16384, %e block 16384, %s block 1
 // CHECK-NEXT:    edges: %s 0->1 regional, %c 0->1 regional, %d 0->1 regional, %e 0->1 regional
 // CHECKED: check y: pass
-func @budget(%x: f32[R, 8192]) -> (y: f32[R, 8192]) {
+func @budget(%x: f32[R, 16384]) -> (y: f32[R, 16384]) {
   %a = exp %x
   %b = tanh %x
   %c = sin %x
@@ -26,7 +26,7 @@ func @budget(%x: f32[R, 8192]) -> (y: f32[R, 8192]) {
   %abcd = add %abc, %d
   %all = add %abcd, %e
   %s = reduce_sum %all {dims = [1]}
-  %sb = broadcast %s {dims = [0]} : f32[R, 8192]
+  %sb = broadcast %s {dims = [0]} : f32[R, 16384]
   %pab = mul %a, %b
   %pabc = mul %pab, %c
   %pabcd = mul %pabc, %d

@@ -27,30 +27,22 @@
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k0_reduce_max(%x: f32[B, 12, C]) -> (%s: f32[B, 12]) bytes 48*B*C + 48*B {
 // CHECK-NEXT:   %s = reduce_max %x {dims = [2]} : f32[B, 12]
-// CHECK-NEXT:   variant 0 when C <= 64 grid (12*B + 255)/256:
-// CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when C <= 64 grid 3*B:
+// CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when C <= 1024 grid (12*B + 15)/16:
-// CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid 12*B:
+// CHECK-NEXT:   variant 1 when (none) grid 12*B:
 // CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k0_argmax(%x: f32[R, C]) -> (%i: i64[R]) bytes 4*C*R + 8*R {
 // CHECK-NEXT:   %i = argmax %x {dim = 1} : i64[R]
-// CHECK-NEXT:   variant 0 when C <= 64 grid (R + 255)/256:
-// CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 256 lanes 8 vector 8
+// CHECK-NEXT:   variant 0 when C <= 64 grid (R + 3)/4:
+// CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 1 when C <= 1024 grid (R + 15)/16:
-// CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 16 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:   variant 2 when (none) grid R:
+// CHECK-NEXT:   variant 1 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
