@@ -343,9 +343,44 @@ bool isFlaggedExtremum(OpKind kind, ElementType type) {
   return isFloat(type) && (kind == OpKind::ReduceMax || kind == OpKind::ReduceMin);
 }
 
+namespace {
+
+/// The flags are integers as wide as the values, set when their sign bit
+/// is, and ORed with integer arithmetic on the value's bits rather than
+/// with compares: vectorized, they stay in the lanes of the values (i1
+/// flags were packed to narrower vectors at every step, and a compare ORed
+/// in became a select the vectorizer leaves scalar).
+llvm::Type *flagType(llvm::Type *compute) {
+  return llvm::IntegerType::get(compute->getContext(), compute->getScalarSizeInBits());
+}
+
+/// Bits of `x` whose sign bit is set exactly when x is a NaN: the magnitude
+/// plus (2^(bits-1) - 1 - infinity's magnitude) carries into the sign bit
+/// only past infinity.
+llvm::Value *nanSignBit(llvm::IRBuilder<> &b, llvm::Value *bits) {
+  unsigned width = bits->getType()->getIntegerBitWidth();
+  llvm::APInt magnitudeMask = llvm::APInt::getSignedMaxValue(width);
+  llvm::APInt infinity =
+      width == 64 ? llvm::APInt(64, 0x7ff0000000000000ULL) : llvm::APInt(32, 0x7f800000U);
+  llvm::Value *magnitude =
+      b.CreateAnd(bits, llvm::ConstantInt::get(bits->getType(), magnitudeMask));
+  return b.CreateAdd(magnitude, llvm::ConstantInt::get(bits->getType(), magnitudeMask - infinity));
+}
+
+/// Bits whose sign bit is set exactly when `bits` equals `pattern`: with
+/// d = bits ^ pattern, ~d & (d - 1) has its sign bit set only for d = 0.
+llvm::Value *equalSignBit(llvm::IRBuilder<> &b, llvm::Value *bits, llvm::Value *pattern) {
+  llvm::Value *d = b.CreateXor(bits, pattern);
+  return b.CreateAnd(b.CreateNot(d), b.CreateSub(d, llvm::ConstantInt::get(d->getType(), 1)));
+}
+
+} // namespace
+
 std::vector<llvm::Value *> flaggedExtremumInitial(llvm::IRBuilder<> &b, OpKind kind,
                                                   ElementType type) {
-  return {reduceIdentity(b.getContext(), kind, type), b.getFalse(), b.getFalse()};
+  llvm::Constant *identity = reduceIdentity(b.getContext(), kind, type);
+  llvm::Constant *unset = llvm::ConstantInt::get(flagType(identity->getType()), 0);
+  return {identity, unset, unset};
 }
 
 namespace {
@@ -367,11 +402,12 @@ std::vector<llvm::Value *> emitFlaggedExtremumStep(llvm::IRBuilder<> &b, OpKind 
     instruction->setHasNoSignedZeros(true);
   }
   // Compare bits, not values: only the preferred zero's bit pattern counts.
-  llvm::Type *bitsType = b.getIntNTy(x->getType()->getScalarSizeInBits());
+  llvm::Type *bitsType = flagType(x->getType());
+  llvm::Value *bits = b.CreateBitCast(x, bitsType);
   llvm::Value *zeroBits =
       llvm::ConstantExpr::getBitCast(preferredZero(kind, x->getType()), bitsType);
-  llvm::Value *isPreferredZero = b.CreateICmpEQ(b.CreateBitCast(x, bitsType), zeroBits);
-  return {extremum, b.CreateOr(state[1], isNan(b, x)), b.CreateOr(state[2], isPreferredZero)};
+  return {extremum, b.CreateOr(state[1], nanSignBit(b, bits)),
+          b.CreateOr(state[2], equalSignBit(b, bits, zeroBits))};
 }
 
 llvm::Value *emitFlaggedExtremumResult(llvm::IRBuilder<> &b, OpKind kind,
@@ -380,12 +416,15 @@ llvm::Value *emitFlaggedExtremumResult(llvm::IRBuilder<> &b, OpKind kind,
   llvm::Type *type = extremum->getType();
   // A zero extremum has an arbitrary sign under nsz: the preferred zero if
   // one occurred, else every zero had the other sign.
-  llvm::Value *zero = b.CreateSelect(state[2], preferredZero(kind, type),
+  auto isSet = [&](llvm::Value *flag) {
+    return b.CreateICmpSLT(flag, llvm::ConstantInt::get(flag->getType(), 0));
+  };
+  llvm::Value *zero = b.CreateSelect(isSet(state[2]), preferredZero(kind, type),
                                      llvm::ConstantFP::getZero(type, kind == OpKind::ReduceMax));
   llvm::Value *value =
       b.CreateSelect(b.CreateFCmpOEQ(extremum, sameTypeConstant(extremum, 0.0)), zero, extremum);
   // After a NaN the extremum is poison, and this select never picks it.
-  return b.CreateSelect(state[1], llvm::ConstantFP::getNaN(type), value);
+  return b.CreateSelect(isSet(state[1]), llvm::ConstantFP::getNaN(type), value);
 }
 
 llvm::Value *emitArgBeats(llvm::IRBuilder<> &b, ElementType type, bool wantMax, llvm::Value *value,

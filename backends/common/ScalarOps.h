@@ -38,7 +38,8 @@ llvm::Value *emitReduceStep(llvm::IRBuilder<> &b, OpKind kind, ElementType type,
 /// takes llvm.maxnum/minnum with nnan and nsz, not llvm.maximum/minimum).
 /// The state is {extremum, sawNan, sawPreferredZero}: the maxnum/minnum runs
 /// with nnan and nsz, so it is poison after a NaN and its zero may have
-/// either sign; two OR-reduced flags record any NaN and any zero of the sign
+/// either sign; two OR-reduced flags (integers as wide as the compute type,
+/// set in their sign bit) record any NaN and any zero of the sign
 /// max (+0) or min (-0) prefers, and the result restores NaN propagation and
 /// the signed-zero order of ir/InterpretReduce.cpp.
 bool isFlaggedExtremum(OpKind kind, ElementType type);

@@ -165,6 +165,64 @@ TEST(CpuEndToEnd, OneExecutableFromFourThreads) {
     thread.join();
 }
 
+TEST(CpuEndToEnd, RowExtremaKeepNaNsAndZeroSigns) {
+  // reduce_max/min over rows of 37 (whole vectors and a remainder) whose
+  // results the vectorized max/min alone would get wrong: NaN of either
+  // sign anywhere, zeros of both signs (max prefers +0, min -0), infinities.
+  const double nan = std::nan(""), inf = INFINITY;
+  const double negativeNan = std::copysign(nan, -1.0);
+  constexpr int64_t kCols = 37;
+  struct Row {
+    double fill;
+    std::vector<std::pair<int64_t, double>> at;
+  };
+  const std::vector<Row> rows = {{-0.0, {}},                      // max -0, min -0
+                                 {-0.0, {{5, 0.0}}},              // +0 in the vector body
+                                 {-0.0, {{36, 0.0}}},             // +0 in the remainder
+                                 {0.0, {{0, -0.0}}},              // min -0 among +0
+                                 {-1.5, {{20, -0.0}}},            // max -0 among negatives
+                                 {0.25, {{17, negativeNan}}},     // x86's default NaN
+                                 {0.25, {{36, nan}}},             // NaN last
+                                 {0.25, {{0, nan}}},              // NaN first
+                                 {-inf, {}},                      // all -inf
+                                 {1.0, {{3, inf}, {30, -inf}}},   // both infinities
+                                 {-2.0, {{0, 0.0}}},              // +0 first, max
+                                 {3.0, {{33, -0.0}, {34, 0.0}}}}; // min -0 beside +0
+  for (const char *type : {"f32", "f64", "f16"}) {
+    SCOPED_TRACE(type);
+    Compiled c =
+        compileText(strCat("func @extrema(%x: ", type, "[R, 37]) -> (mx, mn) {\n",
+                           "  %mx = reduce_max %x {dims = [1]}\n",
+                           "  %mn = reduce_min %x {dims = [1]}\n", "  return %mx, %mn\n}\n"));
+    ASSERT_NE(c.executable, nullptr);
+    const Function &f = *c.original->functions().front();
+    HostTensor x(f.param(0)->type().elementType(), {static_cast<int64_t>(rows.size()), kCols});
+    for (size_t r = 0; r < rows.size(); ++r) {
+      for (int64_t i = 0; i < kCols; ++i)
+        x.setDouble(static_cast<int64_t>(r) * kCols + i, rows[r].fill);
+      for (auto [col, value] : rows[r].at)
+        x.setDouble(static_cast<int64_t>(r) * kCols + col, value);
+    }
+    absl::StatusOr<std::vector<HostTensor>> expected = interpret(f, {x});
+    ASSERT_TRUE(expected.ok()) << expected.status();
+    Tensor input = toTensor(x);
+    absl::StatusOr<std::vector<Tensor>> outputs = c.executable->run({input.view()});
+    ASSERT_TRUE(outputs.ok()) << outputs.status();
+    for (size_t k = 0; k < 2; ++k) {
+      HostTensor actual = toHostTensor((*outputs)[k].view());
+      for (int64_t r = 0; r < actual.numElements(); ++r) {
+        double a = actual.getDouble(r), e = (*expected)[k].getDouble(r);
+        SCOPED_TRACE(strCat(k == 0 ? "reduce_max" : "reduce_min", " row ", r));
+        EXPECT_EQ(std::isnan(a), std::isnan(e)) << a << " vs " << e;
+        if (!std::isnan(e)) {
+          EXPECT_EQ(a, e);
+          EXPECT_EQ(std::signbit(a), std::signbit(e)) << a << " vs " << e;
+        }
+      }
+    }
+  }
+}
+
 TEST(CpuEndToEnd, InputShapesAreCheckedByName) {
   Compiled c = compileText("func @g(%a: f32[B, S], %b: f32[S]) -> (y: f32[B, S]) {\n"
                            "  %bb = broadcast %b {dims = [1]} : f32[B, S]\n"

@@ -2,7 +2,9 @@
 // float sums with `reassoc` so the vectorizer can reduce in vector lanes,
 // max as nnan nsz llvm.maxnum (vectorizable) with OR-reduced flags for NaN
 // and +0 that restore NaN propagation and the signed-zero order after the
-// loop, and one store per row after it.
+// loop, and one store per row after it. The flags are i32 set in their sign
+// bit by arithmetic on the element's bits (NaN: magnitude + 0x7fffff carries
+// into the sign; +0: ~b & (b - 1)), with no compare in the loop.
 // RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 --no-fusion | FileCheck %s
 
 func @rows(%x: f32[N, M]) -> (s, m) {
@@ -24,15 +26,21 @@ func @rows(%x: f32[N, M]) -> (s, m) {
 
 // CHECK-LABEL: define void @k1_reduce_max.v0(
 // CHECK: %col.acc = phi float [ 0xFFF0000000000000, %row.body ]
-// CHECK: %col.acc1 = phi i1 [ false, %row.body ]
-// CHECK: %col.acc2 = phi i1 [ false, %row.body ]
+// CHECK: %col.acc1 = phi i32 [ 0, %row.body ]
+// CHECK: %col.acc2 = phi i32 [ 0, %row.body ]
 // CHECK: %[[X:[0-9]+]] = load float, ptr
 // CHECK: call nnan nsz float @llvm.maxnum.f32(float %col.acc, float %[[X]])
-// CHECK-DAG: fcmp uno float %[[X]], %[[X]]
-// CHECK-DAG: bitcast float %[[X]] to i32
+// CHECK: %[[BITS:[0-9]+]] = bitcast float %[[X]] to i32
+// CHECK: %[[MAG:[0-9]+]] = and i32 %[[BITS]], 2147483647
+// CHECK: %[[NAN:[0-9]+]] = add i32 %[[MAG]], 8388607
+// CHECK: or i32 %col.acc1, %[[NAN]]
+// CHECK-NOT: fcmp
+// CHECK: or i32 %col.acc2,
 // CHECK: col.exit:
-// CHECK: %[[ZERO:[0-9]+]] = select i1 %col.out{{[0-9]+}}, float 0.000000e+00, float -0.000000e+00
+// CHECK: %[[SAWZERO:[0-9]+]] = icmp slt i32 %col.out{{[0-9]+}}, 0
+// CHECK: %[[ZERO:[0-9]+]] = select i1 %[[SAWZERO]], float 0.000000e+00, float -0.000000e+00
 // CHECK: %[[ISZERO:[0-9]+]] = fcmp oeq float %col.out, 0.000000e+00
 // CHECK: %[[VALUE:[0-9]+]] = select i1 %[[ISZERO]], float %[[ZERO]], float %col.out
-// CHECK: %[[RESULT:[0-9]+]] = select i1 %col.out{{[0-9]+}}, float 0x7FF8000000000000, float %[[VALUE]]
+// CHECK: %[[SAWNAN:[0-9]+]] = icmp slt i32 %col.out{{[0-9]+}}, 0
+// CHECK: %[[RESULT:[0-9]+]] = select i1 %[[SAWNAN]], float 0x7FF8000000000000, float %[[VALUE]]
 // CHECK: store float %[[RESULT]], ptr
