@@ -26,6 +26,32 @@ double medianSeconds(const std::function<void()> &fn, int iters, int warmup) {
   return times[times.size() / 2];
 }
 
+TurnMedians medianSecondsInTurns(const std::vector<std::function<double()>> &fns, int iters,
+                                 int perTurn) {
+  perTurn = std::max(perTurn, 1);
+  std::vector<std::vector<double>> times(fns.size()), values(fns.size());
+  for (int done = 0; done < iters; done += perTurn)
+    for (size_t i = 0; i < fns.size(); ++i) {
+      (void)fns[i]();
+      for (int k = 0; k < perTurn && done + k < iters; ++k) {
+        auto start = std::chrono::steady_clock::now();
+        values[i].push_back(fns[i]());
+        times[i].push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+      }
+    }
+  auto median = [](std::vector<double> &v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  TurnMedians m;
+  for (size_t i = 0; i < fns.size(); ++i) {
+    m.seconds.push_back(median(times[i]));
+    m.values.push_back(median(values[i]));
+  }
+  return m;
+}
+
 struct CopyFloor::Buffers {
   size_t bytes;
   std::unique_ptr<char[]> src, dst;

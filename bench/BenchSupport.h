@@ -7,11 +7,26 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace xs::bench {
 
 /// Median seconds of `iters` calls of `fn` after `warmup` calls.
 double medianSeconds(const std::function<void()> &fn, int iters, int warmup = 2);
+
+/// Medians over `iters` timed calls of each of several functions.
+struct TurnMedians {
+  std::vector<double> seconds; // wall time of a call
+  std::vector<double> values;  // what the call returned (a share it timed itself)
+};
+
+/// Times `fns` in turns: each turn calls one function `perTurn` times after
+/// one untimed call (which brings its data back into the caches, as
+/// consecutive calls would have it), and the functions take turns until
+/// each has `iters` timed calls, so that a machine whose speed drifts over
+/// seconds slows them alike and their ratio holds.
+TurnMedians medianSecondsInTurns(const std::vector<std::function<double()>> &fns, int iters,
+                                 int perTurn = 5);
 
 /// Copy bandwidth in bytes per second (bytes read + bytes written), measured
 /// by a parallel copy of `bytes` bytes with `threads` workers (0: all).

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -28,7 +29,7 @@ namespace xs {
 namespace {
 
 using bench::CopyFloor;
-using bench::medianSeconds;
+using bench::medianSecondsInTurns;
 
 struct Workload {
   const char *name;
@@ -55,24 +56,24 @@ const std::vector<FlagSpec> kFlags = {
     {"threads", true, false, "N", "worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs per case (default 20)"},
     {"only", true, false, "NAME", "run one workload"},
+    {"list", false, false, "", "print the workloads' names, one per line, and exit"},
     {"json", true, false, "FILE", "also write the results as JSON lines"},
     {"help", false, false, "", "show this help"},
 };
 
-struct Measured {
-  double seconds = 0;         // median of a whole run
-  double kernelSeconds = 0;   // median of the memory-intensive kernels' share
+/// A compiled workload and what compiling it cost.
+struct Compiled {
+  std::shared_ptr<Executable> executable;
   int kernels = 0;            // memory-intensive kernel launches per run
   double kernelBytes = 0;     // their minimum bytes (inputs + outputs)
   double compileSeconds = 0;  // median of cold compiles
   double cacheHitSeconds = 0; // median of cache hits
 };
 
-absl::StatusOr<Measured> measure(const Function &f, const std::vector<TensorView> &views,
-                                 const DimBindings &dims, CompileOptions options, int iters) {
-  Measured m;
+absl::StatusOr<Compiled> compileTimed(const Function &f, const DimBindings &dims,
+                                      CompileOptions options) {
+  Compiled c;
   std::vector<double> compiles;
-  std::shared_ptr<Executable> exe;
   options.useCache = false;
   for (int i = 0; i < 3; ++i) {
     CompileInfo info;
@@ -80,10 +81,10 @@ absl::StatusOr<Measured> measure(const Function &f, const std::vector<TensorView
     if (!compiled.ok())
       return compiled.status();
     compiles.push_back(info.compileSeconds);
-    exe = *compiled;
+    c.executable = *compiled;
   }
   std::sort(compiles.begin(), compiles.end());
-  m.compileSeconds = compiles[1];
+  c.compileSeconds = compiles[1];
   options.useCache = true;
   CompileInfo first, hit;
   if (absl::StatusOr<std::shared_ptr<Executable>> cached = compileFunction(f, options, &first);
@@ -97,37 +98,42 @@ absl::StatusOr<Measured> measure(const Function &f, const std::vector<TensorView
     hits.push_back(hit.compileSeconds);
   }
   std::sort(hits.begin(), hits.end());
-  m.cacheHitSeconds = hits[2];
-
-  for (const HostStep &step : exe->plan().steps) {
+  c.cacheHitSeconds = hits[2];
+  for (const HostStep &step : c.executable->plan().steps) {
     if (step.kind != HostStep::Kind::Launch)
       continue;
-    ++m.kernels;
+    ++c.kernels;
     if (absl::StatusOr<int64_t> bytes = step.minimumBytes.evaluate(dims); bytes.ok())
-      m.kernelBytes += static_cast<double>(*bytes);
+      c.kernelBytes += static_cast<double>(*bytes);
   }
-  if (absl::StatusOr<std::vector<Tensor>> out = exe->run(views); !out.ok())
-    return out.status();
-  std::vector<double> kernelTimes;
-  m.seconds = medianSeconds(
-      [&] {
-        RunStats stats;
-        (void)exe->run(views, &stats);
-        double launched = 0;
-        for (size_t s = 0, k = 0; s < exe->plan().steps.size() && k < stats.steps.size(); ++s) {
-          const HostStep &step = exe->plan().steps[s];
-          if (step.kind == HostStep::Kind::Alias)
-            continue;
-          if (step.kind == HostStep::Kind::Launch)
-            launched += stats.steps[k].seconds;
-          ++k;
-        }
-        kernelTimes.push_back(launched);
-      },
-      iters);
-  std::sort(kernelTimes.begin(), kernelTimes.end());
-  m.kernelSeconds = kernelTimes[kernelTimes.size() / 2];
-  return m;
+  return c;
+}
+
+/// Median times of a run of each executable, and of its memory-intensive
+/// kernels' share; the executables run in turns (bench::medianSecondsInTurns).
+absl::StatusOr<bench::TurnMedians> timeInTurns(const std::vector<const Compiled *> &compiled,
+                                               const std::vector<TensorView> &views, int iters) {
+  std::vector<std::function<double()>> runs;
+  for (const Compiled *c : compiled) {
+    const Executable &exe = *c->executable;
+    if (absl::StatusOr<std::vector<Tensor>> out = exe.run(views); !out.ok())
+      return out.status();
+    runs.push_back([&exe, &views] {
+      RunStats stats;
+      (void)exe.run(views, &stats);
+      double launched = 0;
+      for (size_t s = 0, k = 0; s < exe.plan().steps.size() && k < stats.steps.size(); ++s) {
+        const HostStep &step = exe.plan().steps[s];
+        if (step.kind == HostStep::Kind::Alias)
+          continue;
+        if (step.kind == HostStep::Kind::Launch)
+          launched += stats.steps[k].seconds;
+        ++k;
+      }
+      return launched;
+    });
+  }
+  return medianSecondsInTurns(runs, iters);
 }
 
 int fail(const std::string &what) {
@@ -146,6 +152,11 @@ int run(int argc, char **argv) {
     std::printf("usage: xstitch-bench-workloads [options]\n%s", formatFlagHelp(kFlags).c_str());
     return 0;
   }
+  if (args->has("list")) {
+    for (const Workload &w : kWorkloads)
+      std::printf("%s\n", w.name);
+    return 0;
+  }
   int threads = 0, iters = 20;
   if ((args->has("threads") && !absl::SimpleAtoi(args->get("threads"), &threads)) ||
       (args->has("iters") && !absl::SimpleAtoi(args->get("iters"), &iters)) || iters < 1 ||
@@ -156,6 +167,13 @@ int run(int argc, char **argv) {
   }
   std::string examples = args->get("examples", "examples");
   std::string only = args->get("only");
+  if (!only.empty() && std::none_of(kWorkloads.begin(), kWorkloads.end(),
+                                    [&](const Workload &w) { return only == w.name; })) {
+    std::fprintf(stderr,
+                 "xstitch-bench-workloads: error: no workload '%s' (--list names them)\n",
+                 only.c_str());
+    return 2;
+  }
   std::ofstream json;
   if (args->has("json")) {
     json.open(args->get("json"));
@@ -223,14 +241,17 @@ int run(int argc, char **argv) {
 
     CompileOptions options;
     options.threads = threads;
-    double before = copy.measure(5);
-    absl::StatusOr<Measured> fused = measure(f, views, w.dims, options, iters);
-    double localFloor = std::max(before, copy.measure(5));
+    absl::StatusOr<Compiled> fused = compileTimed(f, w.dims, options);
     options.fusion = false;
-    absl::StatusOr<Measured> unfused = measure(f, views, w.dims, options, iters);
+    absl::StatusOr<Compiled> unfused = compileTimed(f, w.dims, options);
     if (!fused.ok() || !unfused.ok())
       return fail(
           absl::StrCat(w.name, ": ", (!fused.ok() ? fused.status() : unfused.status()).message()));
+    double before = copy.measure(5);
+    absl::StatusOr<bench::TurnMedians> timed = timeInTurns({&*fused, &*unfused}, views, iters);
+    double localFloor = std::max(before, copy.measure(5));
+    if (!timed.ok())
+      return fail(absl::StrCat(w.name, ": ", timed.status().message()));
     // A graph with library ops (bert_layer) is judged on its memory-intensive
     // kernels: their time apart from the matrix products, against the floor
     // of the bytes those kernels must move.
@@ -238,8 +259,8 @@ int run(int argc, char **argv) {
     for (const auto &op : f.ops())
       library |= op->info().category == OpCategory::Library;
     double floorBytes = library ? fused->kernelBytes : bytes;
-    double fusedTime = library ? fused->kernelSeconds : fused->seconds;
-    double unfusedTime = library ? unfused->kernelSeconds : unfused->seconds;
+    double fusedTime = library ? timed->values[0] : timed->seconds[0];
+    double unfusedTime = library ? timed->values[1] : timed->seconds[1];
     double floorSeconds = floorBytes / localFloor;
     std::printf("| %s%s | %.1f MiB | %.1f | %.3f | %.3f | %.2f | %.3f | %.2fx | %d / %d | %.0f | "
                 "%.0f |\n",
@@ -255,7 +276,7 @@ int run(int argc, char **argv) {
           "\"unfused_ms\": %.6f, \"whole_fused_ms\": %.6f, \"kernels_fused\": %d, "
           "\"kernels_unfused\": %d, \"compile_ms\": %.3f, \"cache_hit_us\": %.3f}\n",
           w.name, floorBytes, localFloor / 1e9, floorSeconds * 1e3, fusedTime * 1e3,
-          unfusedTime * 1e3, fused->seconds * 1e3, fused->kernels, unfused->kernels,
+          unfusedTime * 1e3, timed->seconds[0] * 1e3, fused->kernels, unfused->kernels,
           fused->compileSeconds * 1e3, fused->cacheHitSeconds * 1e6);
   }
   return 0;

@@ -3,11 +3,15 @@
 # is missing, writes the ONNX models of the workloads, runs xstitch (fused and
 # unfused, with the memory floor) and ONNX Runtime's CPU provider, and prints
 # the joined table (docs/performance.md).
-#   bench/run-workloads.sh [THREADS] [ITERS]      # defaults: 2 threads, 20 runs
+#   bench/run-workloads.sh [THREADS] [ITERS] [ROUNDS]   # defaults: 2 threads, 20 runs, 3 rounds
+# The machine's speed drifts over minutes, so the systems take turns: each
+# round runs every workload on xstitch and then on ONNX Runtime before the
+# next workload, and the table shows each figure's median over the rounds.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 threads=${1:-2}
 iters=${2:-20}
+rounds=${3:-3}
 build=${XSTITCH_BUILD:-$root/build}
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh" "$build" > /dev/null
@@ -19,8 +23,16 @@ peers=$root/bench/peers
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 "$python" "$peers/make_models.py" "$peers/models" > /dev/null
-"$build/bench/xstitch-bench-workloads" --examples "$root/examples" --threads "$threads" \
-  --iters "$iters" --json "$out/xstitch.json" > /dev/null
-node "$peers/ort_bench.mjs" "$peers/models" "$threads" "$iters" > "$out/ort.json"
-echo "bench/run-workloads.sh $threads $iters, $(date -u +%Y-%m-%d)"
+bench=$build/bench/xstitch-bench-workloads
+for round in $(seq "$rounds"); do
+  for workload in $("$bench" --list); do
+    echo "round $round/$rounds: $workload" >&2
+    "$bench" --examples "$root/examples" --threads "$threads" --iters "$iters" \
+      --only "$workload" --json "$out/round.json" > /dev/null
+    sed "s/^{/{\"round\": $round, /" "$out/round.json" >> "$out/xstitch.json"
+    node "$peers/ort_bench.mjs" "$peers/models" "$threads" "$iters" "$workload" |
+      sed "s/^{/{\"round\": $round, /" >> "$out/ort.json"
+  done
+done
+echo "bench/run-workloads.sh $threads $iters $rounds, $(date -u +%Y-%m-%d)"
 "$python" "$peers/combine.py" "$out/xstitch.json" "$out/ort.json"

@@ -1,12 +1,17 @@
 #!/usr/bin/python3
 """Joins xstitch-bench-workloads --json and ort_bench.mjs output into the
-table of docs/performance.md, with the bars of the stitching issue checked.
+table of docs/performance.md. The files hold one line per workload and round
+of bench/run-workloads.sh (a "round" field; xstitch's file also a floor line
+per round): each time in the table is the median over the rounds, and each
+ratio the median over the rounds of that round's ratio, since a round runs
+both systems one right after the other.
 
 usage: combine.py XSTITCH_JSON ORT_JSON
 """
 
 import json
 import math
+import statistics
 import sys
 
 
@@ -15,36 +20,60 @@ def lines(path):
         return [json.loads(l) for l in f if l.strip()]
 
 
-xs_lines = lines(sys.argv[1])
-floor = xs_lines[0]["floor_gbps"]
-xs = {l["workload"]: l for l in xs_lines[1:]}
-ort = {l["workload"]: l for l in lines(sys.argv[2])}
+def rounds_of(records):
+    """Workload name -> {round: record}, in order of first appearance."""
+    grouped = {}
+    for r in records:
+        grouped.setdefault(r["workload"], {})[r.get("round", 0)] = r
+    return grouped
 
-floors = [l["floor_gbps"] for l in xs.values()]
-print(f"copy bandwidth floor: {floor:.1f} GB/s at the start of this run, {min(floors):.1f} to "
-      f"{max(floors):.1f} GB/s around the workloads (each is judged against its own)\n")
+
+def median_of(records, key):
+    return statistics.median(r[key] for r in records)
+
+
+def whole_ms(name, r):
+    # bert_layer: floor and xstitch columns are its memory-intensive kernels;
+    # ONNX Runtime is timed whole, so the comparison uses xstitch whole.
+    return r["whole_fused_ms"] if name == "bert_layer" else r["fused_ms"]
+
+
+xs_lines = lines(sys.argv[1])
+start_floors = [l["floor_gbps"] for l in xs_lines if "workload" not in l]
+xs = rounds_of([l for l in xs_lines if "workload" in l])
+ort = rounds_of(lines(sys.argv[2]))
+
+rounds = max(len(r) for r in xs.values())
+floors = [l["floor_gbps"] for l in xs_lines if "workload" in l]
+print(f"copy bandwidth floor: {min(start_floors):.1f} to {max(start_floors):.1f} GB/s at the starts "
+      f"of the rounds, {min(floors):.1f} to {max(floors):.1f} GB/s around the workloads (each is "
+      f"judged against its own); medians over {rounds} round(s)\n")
 print("| workload | floor (GB/s) | floor (ms) | xstitch (ms) | of floor | unfused (ms) | ONNX Runtime (ms) "
       "| vs ONNX Runtime | vs unfused | kernels: fused / unfused / ORT | cold compile (ms) "
       "| cache hit (us) |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 fractions, vs_ort, vs_unfused = [], [], []
-for name, r in xs.items():
-    o = ort.get(name)
-    # bert_layer: floor and xstitch columns are its memory-intensive kernels;
-    # ONNX Runtime is timed whole, so the comparison uses xstitch whole.
-    whole = r["whole_fused_ms"] if name == "bert_layer" else r["fused_ms"]
-    fraction = r["floor_ms"] / r["fused_ms"]
-    ort_ratio = o["ort_ms"] / whole if o else float("nan")
-    unfused_ratio = r["unfused_ms"] / r["fused_ms"]
+for name, by_round in xs.items():
+    rs = list(by_round.values())
+    o_by_round = ort.get(name, {})
+    fraction = statistics.median(r["floor_ms"] / r["fused_ms"] for r in rs)
+    unfused_ratio = statistics.median(r["unfused_ms"] / r["fused_ms"] for r in rs)
+    paired = [(r, o_by_round[k]) for k, r in by_round.items() if k in o_by_round]
+    ort_ratio = (statistics.median(o["ort_ms"] / whole_ms(name, r) for r, o in paired)
+                 if paired else float("nan"))
     fractions.append(fraction)
     vs_unfused.append(unfused_ratio)
-    if o:
+    if paired:
         vs_ort.append(ort_ratio)
+    os_ = list(o_by_round.values())
+    ort_ms = f"{median_of(os_, 'ort_ms'):.3f}" if os_ else "-"
+    ort_kernels = f"{median_of(os_, 'ort_kernels'):.0f}" if os_ else "-"
     label = name + (" (memory-intensive kernels; whole layer vs ORT)" if name == "bert_layer" else "")
-    print(f"| {label} | {r['floor_gbps']:.1f} | {r['floor_ms']:.3f} | {r['fused_ms']:.3f} | {fraction:.2f} | "
-          f"{r['unfused_ms']:.3f} | {o['ort_ms'] if o else float('nan'):.3f} | {ort_ratio:.2f}x | "
-          f"{unfused_ratio:.2f}x | {r['kernels_fused']} / {r['kernels_unfused']} / "
-          f"{o['ort_kernels'] if o else '-'} | {r['compile_ms']:.0f} | {r['cache_hit_us']:.0f} |")
+    print(f"| {label} | {median_of(rs, 'floor_gbps'):.1f} | {median_of(rs, 'floor_ms'):.3f} | "
+          f"{median_of(rs, 'fused_ms'):.3f} | {fraction:.2f} | {median_of(rs, 'unfused_ms'):.3f} | "
+          f"{ort_ms} | {ort_ratio:.2f}x | {unfused_ratio:.2f}x | "
+          f"{rs[0]['kernels_fused']} / {rs[0]['kernels_unfused']} / {ort_kernels} | "
+          f"{median_of(rs, 'compile_ms'):.0f} | {median_of(rs, 'cache_hit_us'):.0f} |")
 
 
 def geomean(values):
