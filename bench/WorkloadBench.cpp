@@ -169,8 +169,7 @@ int run(int argc, char **argv) {
   std::string only = args->get("only");
   if (!only.empty() && std::none_of(kWorkloads.begin(), kWorkloads.end(),
                                     [&](const Workload &w) { return only == w.name; })) {
-    std::fprintf(stderr,
-                 "xstitch-bench-workloads: error: no workload '%s' (--list names them)\n",
+    std::fprintf(stderr, "xstitch-bench-workloads: error: no workload '%s' (--list names them)\n",
                  only.c_str());
     return 2;
   }
