@@ -142,6 +142,8 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
         out += strCat("    buffer ", valueName(b.value), ": ", bufferLevelName(b.level),
                       b.accumulators ? " accumulators"
                       : b.partials   ? strCat(" partials (", elementTypeName(type), ")")
+                      : b.inResult   ? strCat(" in the result ", valueName(b.inResult),
+                                              "'s tile, which overwrites it")
                                      : "",
                       ", ", sized(b.elements, dims), " elements",
                       b.level == BufferLevel::Block ? " per block" : "",

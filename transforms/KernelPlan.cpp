@@ -131,6 +131,7 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
     buffers.push_back(strCat(valueRef(b.value), " ", bufferLevelName(b.level),
                              b.accumulators ? " accumulators "
                              : b.partials   ? " partials "
+                             : b.inResult   ? strCat(" in ", valueRef(b.inResult), " ")
                                             : " ",
                              b.elements.str()));
   out += strCat("    buffers: ",

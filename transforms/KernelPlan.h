@@ -27,6 +27,9 @@
 //    readers read only elements the block wrote (the block-locality check).
 //    A grid barrier ends a block buffer's life.
 //  - Register: recomputed where it is read (the Local scheme).
+//  - Block in a result (PlanBuffer::inResult): as Block, but the tile is
+//    written at its elements' own positions in the result's global buffer,
+//    which the reader then overwrites element by element.
 // A group writes every value of its `ops` that is a body result or has a
 // Block or Global buffer; such values have the shape of the group's dominant
 // (or, in a RowReduce group, of the reduction's operand).
@@ -130,6 +133,13 @@ struct PlanBuffer {
   /// The per-block partials of a ColumnPartial group (KernelPlan::partials),
   /// not the value itself.
   bool partials = false;
+  /// Block level only: the tile lives in the block's own tile of this body
+  /// result instead of per-block scratch (AStitch's reuse of a result's
+  /// memory). The result's group is the tile's only reader and reads each
+  /// element where it then writes the result's, so nothing reads the tile
+  /// after it is overwritten; the tile takes no block-buffer space and needs
+  /// no bound on its size.
+  const Value *inResult = nullptr;
 };
 
 /// The type a column reduction accumulates in: float sums in f64 (a column

@@ -346,8 +346,8 @@ std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
   return ctx.variant(std::move(predicates), 1, chunk);
 }
 
-std::vector<KernelVariant> planVariants(const Operation &dominant,
-                                        const TargetDescription &target, int64_t packElements) {
+std::vector<KernelVariant> planVariants(const Operation &dominant, const TargetDescription &target,
+                                        int64_t packElements) {
   MappingContext ctx = mappingContext(dominant, target, packElements);
   if (isColumnMajor(ctx.shape.kind))
     return columnVariants(ctx);

@@ -90,6 +90,19 @@ private:
   /// True when every read of `producer` by `consumer` is at an index whose
   /// first `rowDims` dims are the consumer's row index.
   bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
+  /// The body result whose block tile can hold `value`'s tile when group
+  /// `reader` is the value's only reader (PlanBuffer::inResult): the reader
+  /// is element-wise, its dominant is a result of the value's type, none of
+  /// its inlined ops is a result, and it reads the value only at the
+  /// element it writes; nullptr otherwise.
+  const Value *resultHome(const Value *value, size_t reader) const;
+  /// Sets PlanBuffer::inResult on the block buffers of `v` whose value has
+  /// a resultHome in its only reader, which writes nothing but that result;
+  /// a result holds one tile. `claimed` (value -> home) were admitted as
+  /// block buffers beyond the budget on the promise of their home and are
+  /// placed first.
+  void placeTilesInResults(KernelVariant &v,
+                           const absl::flat_hash_map<const Value *, const Value *> &claimed) const;
   /// `demoted`: values kept out of block buffers (Global, or recomputed when
   /// they are sub-dominants) to bring the variant within the budget.
   KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out,
@@ -115,10 +128,12 @@ private:
   /// Dominant merging: expensive element-wise ops that a group recomputes
   /// after an earlier group of its phase computed them become sub-dominants
   /// of the earlier group, which keeps their tiles in block buffers.
+  /// `claimed`: values admitted beyond the budget because they will live in
+  /// a result (value -> that result); each result is promised once.
   void shareSubDominants(KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
                          const std::vector<int> &phase, const std::vector<int> &stage,
-                         int64_t rowsPerBlock,
-                         const absl::flat_hash_set<const Value *> &demoted) const;
+                         int64_t rowsPerBlock, const absl::flat_hash_set<const Value *> &demoted,
+                         absl::flat_hash_map<const Value *, const Value *> &claimed) const;
 
   /// The cost model: bytes a variant moves through global memory.
   DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
@@ -138,6 +153,8 @@ private:
     std::vector<const Value *> params;      // body parameters it reads
   };
   std::vector<GroupInputs> inputs_;
+  /// How many groups read each group's dominant.
+  std::vector<int> readers_;
   int main_ = -1;
 };
 
@@ -206,10 +223,69 @@ void KernelStitcher::chooseDominants() {
       if (seen.contains(op.get()))
         in.inlined.push_back(op.get());
   }
+  readers_.assign(dominants_.size(), 0);
+  for (const GroupInputs &in : inputs_)
+    for (int p : in.reads)
+      ++readers_[static_cast<size_t>(p)];
   main_ = static_cast<int>(dominants_.size()) - 1;
   for (size_t g = 0; g < dominants_.size(); ++g)
     if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
       main_ = static_cast<int>(g);
+}
+
+const Value *KernelStitcher::resultHome(const Value *value, size_t reader) const {
+  const Operation &dominant = *dominants_[reader];
+  const Operation *producer = value->definingOp();
+  if (!target_.resultTilesAsBlockBuffers || !producer || !results_.contains(dominant.result()) ||
+      dominant.type() != value->type() ||
+      classifyMapping(dominant).kind != MappingKind::Elementwise)
+    return nullptr;
+  // Outputs are stored in op order, the dominant last: an earlier output
+  // would be computed after the dominant overwrote the tile it reads.
+  for (const Operation *op : inputs_[reader].inlined)
+    if (results_.contains(op->result()))
+      return nullptr;
+  if (!readsRowLocally(dominant, *producer, static_cast<size_t>(value->type().rank())))
+    return nullptr;
+  return dominant.result();
+}
+
+void KernelStitcher::placeTilesInResults(
+    KernelVariant &v, const absl::flat_hash_map<const Value *, const Value *> &claimed) const {
+  absl::flat_hash_set<const Value *> buffered, used;
+  for (const PlanBuffer &b : v.buffers)
+    if (b.level != BufferLevel::Register)
+      buffered.insert(b.value);
+  std::vector<PlanBuffer *> order;
+  for (PlanBuffer &b : v.buffers)
+    if (claimed.contains(b.value))
+      order.push_back(&b);
+  for (PlanBuffer &b : v.buffers)
+    if (!claimed.contains(b.value))
+      order.push_back(&b);
+  for (PlanBuffer *buffer : order) {
+    PlanBuffer &b = *buffer;
+    if (b.level != BufferLevel::Block || b.accumulators || b.partials)
+      continue;
+    std::optional<size_t> reader;
+    bool one = true;
+    for (const PlanEdge &e : v.edges)
+      if (e.value == b.value) {
+        one = one && (!reader || *reader == static_cast<size_t>(e.consumer));
+        reader = static_cast<size_t>(e.consumer);
+      }
+    if (!reader || !one || *reader >= dominants_.size())
+      continue;
+    const PlanGroup &group = v.groups[*reader];
+    bool writesOnlyDominant =
+        std::none_of(group.ops.begin(), group.ops.end(), [&](const Operation *op) {
+          return op != group.dominant &&
+                 (results_.contains(op->result()) || buffered.contains(op->result()));
+        });
+    const Value *home = writesOnlyDominant ? resultHome(b.value, *reader) : nullptr;
+    if (home && used.insert(home).second)
+      b.inResult = home;
+  }
 }
 
 std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
@@ -350,7 +426,7 @@ KernelVariant KernelStitcher::planWithinBudget(const KernelVariant &mainVariant,
     int64_t total = 0, largestBytes = 0;
     const Value *largest = nullptr;
     for (const PlanBuffer &b : v.buffers) {
-      if (b.level != BufferLevel::Block || b.accumulators)
+      if (b.level != BufferLevel::Block || b.accumulators || b.inResult)
         continue;
       // Block buffers are bounded when planned (sizeBound); an unbounded
       // one counts as the whole budget.
@@ -379,6 +455,8 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   v.predicates = mainVariant.predicates;
   v.grid = mainVariant.grid;
   v.estimatedBytes = DimExpr(0);
+  // Tiles admitted beyond the budget because they will live in a result.
+  absl::flat_hash_map<const Value *, const Value *> claimed;
 
   // The rows every aligned group shares.
   std::optional<std::vector<DimExpr>> rows;
@@ -470,7 +548,14 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                       readsRowLocally(*dominants_[g], *dominants_[pi], *rowDims[pi]);
       if (regional && demoted.contains(dominants_[pi]->result()))
         regional = false;
-      if (regional && !results_.contains(dominants_[pi]->result())) {
+      const Value *produced = dominants_[pi]->result();
+      const Value *home = readers_[pi] == 1 ? resultHome(produced, g) : nullptr;
+      bool homeFree = home && std::none_of(claimed.begin(), claimed.end(),
+                                           [&](const auto &c) { return c.second == home; });
+      if (regional && !results_.contains(produced) && homeFree) {
+        // Its tile will live in its only reader's result: no size limit.
+        claimed.emplace(produced, home);
+      } else if (regional && !results_.contains(produced)) {
         // The producer's tile must fit the block buffer.
         const std::vector<DimExpr> &shape = dominants_[pi]->type().shape();
         DimExpr elements =
@@ -561,7 +646,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                                   [](const PlanStage &s) { return s.groups.empty(); }),
                    p.stages.end());
 
-  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock, demoted);
+  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock, demoted, claimed);
   for (size_t g = 0; g < numGroups; ++g) {
     const Value *value = dominants_[g]->result();
     if (results_.contains(value) || (!globalReader[g] && !blockReader[g]))
@@ -577,6 +662,7 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                          dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
     }
   }
+  placeTilesInResults(v, claimed);
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
   // Partials are written once and read once.
   for (const PlanBuffer &b : v.buffers)
@@ -587,11 +673,11 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   return v;
 }
 
-void KernelStitcher::shareSubDominants(KernelVariant &v,
-                                       const std::vector<std::optional<size_t>> &rowDims,
-                                       const std::vector<int> &phase, const std::vector<int> &stage,
-                                       int64_t rowsPerBlock,
-                                       const absl::flat_hash_set<const Value *> &demoted) const {
+void KernelStitcher::shareSubDominants(
+    KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
+    const std::vector<int> &phase, const std::vector<int> &stage, int64_t rowsPerBlock,
+    const absl::flat_hash_set<const Value *> &demoted,
+    absl::flat_hash_map<const Value *, const Value *> &claimed) const {
   // A shared value is read from its buffer by every group emitted after its
   // writer, so every other group that computes it must be a reader: same
   // phase, later stage, reading only rows of its own block.
@@ -622,9 +708,15 @@ void KernelStitcher::shareSubDominants(KernelVariant &v,
         readers.push_back(h);
       }
       std::optional<int64_t> count = sizeBound(elements, v.predicates);
-      if (!readable || readers.empty() || !count ||
-          *count * elementByteSize(value->type().elementType()) > target_.blockBufferBytes)
+      bool fits = count &&
+                  *count * elementByteSize(value->type().elementType()) <= target_.blockBufferBytes;
+      const Value *home = readable && readers.size() == 1 ? resultHome(value, readers[0]) : nullptr;
+      bool homeFree = home && std::none_of(claimed.begin(), claimed.end(),
+                                           [&](const auto &c) { return c.second == home; });
+      if (!readable || readers.empty() || (!fits && !homeFree))
         continue;
+      if (!fits)
+        claimed.emplace(value, home);
       shared.emplace(value, g);
       v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
       for (size_t h : readers) {

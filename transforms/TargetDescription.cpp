@@ -12,6 +12,7 @@ TargetDescription genericCpuTarget() {
   t.vectorBytes = 32;
   t.minElementsPerBlock = 16384;
   t.packedRowElements = 256;
+  t.resultTilesAsBlockBuffers = true;
   return t;
 }
 

@@ -26,6 +26,10 @@ struct TargetDescription {
   /// rows of 32 f32 ran in about 0.72 of the time with tiles of up to 256
   /// elements as with tiles of 16384). 1: one row per block.
   int64_t packedRowElements = 1;
+  /// A block may keep a tile in the block's tile of a result it will
+  /// overwrite (PlanBuffer::inResult): true where a result's memory is as
+  /// close to the core as block scratch (CPU caches).
+  bool resultTilesAsBlockBuffers = false;
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;

@@ -187,8 +187,15 @@ llvm::Value *ElementGenerator::emit(const Value *value, const std::vector<llvm::
   if (!ctx_.status.ok())
     return placeholder(value);
   if (std::optional<Storage> storage = storageOf(value))
-    return load(value, *storage, linearize(index, value->type().shape()));
+    return load(value, *storage, positionOf(index, value->type().shape()));
   return emitOp(*value->definingOp(), index);
+}
+
+llvm::Value *ElementGenerator::positionOf(const std::vector<llvm::Value *> &index,
+                                          const std::vector<DimExpr> &shape) {
+  if (position_ && position_->index == index && position_->shape == shape)
+    return position_->linear;
+  return linearize(index, shape);
 }
 
 llvm::Value *ElementGenerator::emitOp(const Operation &op,

@@ -61,6 +61,17 @@ public:
   /// Recomputes `value` again (its block buffer is gone).
   void forget(const Value *value) { materialized_.erase(value); }
 
+  /// While set, an element of a tensor of `shape` in memory at exactly
+  /// `index` (the element a group's loop is at) is read at `linear`, the
+  /// loop's own row-major position, rather than at a position recomputed
+  /// from the index: fewer instructions, and LLVM sees that a tile read in
+  /// place (PlanBuffer::inResult) is the element the loop then stores.
+  void setElementPosition(std::vector<DimExpr> shape, std::vector<llvm::Value *> index,
+                          llvm::Value *linear) {
+    position_ = ElementPosition{std::move(shape), std::move(index), linear};
+  }
+  void clearElementPosition() { position_.reset(); }
+
   /// A dim expression as an i64 value.
   llvm::Value *dim(const DimExpr &e);
   std::vector<llvm::Value *> dims(const std::vector<DimExpr> &shape);
@@ -108,6 +119,15 @@ private:
     llvm::Value *base = nullptr;
     llvm::Value *origin = nullptr;
   };
+  struct ElementPosition {
+    std::vector<DimExpr> shape;
+    std::vector<llvm::Value *> index;
+    llvm::Value *linear = nullptr;
+  };
+  /// The row-major position of `index` in `shape`: the loop's own position
+  /// when it is the current element (setElementPosition), else linearize().
+  llvm::Value *positionOf(const std::vector<llvm::Value *> &index,
+                          const std::vector<DimExpr> &shape);
   /// Where `value` lives in memory (a parameter or a materialized value),
   /// or nullopt when it is computed.
   std::optional<Storage> storageOf(const Value *value) const;
@@ -115,6 +135,7 @@ private:
 
   KernelContext &ctx_;
   absl::flat_hash_map<const Value *, Storage> materialized_;
+  std::optional<ElementPosition> position_;
 };
 
 } // namespace xs

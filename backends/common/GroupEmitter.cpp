@@ -26,6 +26,7 @@ void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llv
 void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
                        const std::vector<llvm::Value *> &index, llvm::Value *linear) {
   KernelContext &ctx = group.gen.context();
+  group.gen.setElementPosition(shape, index, linear);
   for (const GroupOutput &output : group.outputs) {
     if (output.value->type().shape() != shape)
       continue;
@@ -40,6 +41,7 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
     }
     storeElement(ctx.b, output.value->type().elementType(), value, output.base, position);
   }
+  group.gen.clearElementPosition();
 }
 
 void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {

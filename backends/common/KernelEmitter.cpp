@@ -10,9 +10,11 @@
 
 #include "backends/common/KernelEmitter.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "absl/container/flat_hash_map.h"
+#include "backends/common/BufferAliasing.h"
 #include "backends/common/ElementGenerator.h"
 #include "backends/common/GroupEmitter.h"
 #include "backends/common/LoopBuilder.h"
@@ -36,6 +38,9 @@ struct VariantLayout {
   /// Kernel-argument index of each value kept in global memory.
   absl::flat_hash_map<const Value *, int> globalArg;
   absl::flat_hash_map<const Value *, const PlanBuffer *> blockBuffer;
+  /// Block tiles kept in a result's global buffer (PlanBuffer::inResult):
+  /// the kernel-argument index of that result.
+  absl::flat_hash_map<const Value *, int> inResultArg;
   /// Kernel-argument index of each split reduction's partials.
   absl::flat_hash_map<const Value *, int> partialArg;
 };
@@ -128,6 +133,16 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
       return bad("group ", w, " keeps %", buffer.value->name(),
                  " in a block buffer but does not run one block per grid block");
     layout.blockBuffer[buffer.value] = &buffer;
+    if (buffer.inResult) {
+      auto home = layout.globalArg.find(buffer.inResult);
+      if (home == layout.globalArg.end() ||
+          !std::any_of(body.results().begin(), body.results().end(),
+                       [&](const FunctionResult &r) { return r.value == buffer.inResult; }) ||
+          buffer.inResult->type() != buffer.value->type())
+        return bad("the tile of %", buffer.value->name(), " is kept in %", buffer.inResult->name(),
+                   ", which is not a result of its type");
+      layout.inResultArg[buffer.value] = home->second;
+    }
     for (size_t g = 0; g < numGroups; ++g) {
       if (g == w || !groupReads(variant.groups[g], buffer.value))
         continue;
@@ -219,7 +234,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   absl::flat_hash_map<const Value *, llvm::Value *> blockBase;
   for (auto [value, buffer] : layout.blockBuffer) {
     int phase = layout.phaseOf[static_cast<size_t>(layout.writer.at(value))];
-    if (phase >= first && phase <= last)
+    if (phase >= first && phase <= last && !buffer->inResult)
       blockBase[value] = target.allocateBlockBuffer(
           b, storageType(b.getContext(), value->type().elementType()), gen.dim(buffer->elements));
   }
@@ -244,6 +259,10 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
               {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
         else if (auto base = blockBase.find(value); base != blockBase.end())
           emission.outputs.push_back({value, base->second, true, nullptr});
+        else if (auto home = layout.inResultArg.find(value); home != layout.inResultArg.end())
+          // At the element's own position in the result's buffer.
+          emission.outputs.push_back(
+              {value, ctx.buffers[static_cast<size_t>(home->second)], false, nullptr});
       }
       return emission;
     };
@@ -253,7 +272,9 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
         if (output.blockLocal && !output.origin)
           continue;
         gen.setMaterialized(output.value, output.base, output.blockLocal ? output.origin : nullptr);
-        if (output.blockLocal)
+        // A tile in a result is overwritten by its reader: it dies with the
+        // phase like a block buffer.
+        if (output.blockLocal || layout.inResultArg.contains(output.value))
           blockLocal.push_back(output.value);
       }
     };
@@ -323,6 +344,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     function->eraseFromParent();
     return ctx.status;
   }
+  markArgumentBuffersDistinct(*function, ctx.buffers);
   return absl::OkStatus();
 }
 

@@ -291,6 +291,9 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
+              gen.setElementPosition(operandShape, index,
+                                     b.CreateAdd(rowStart, col, "", /*HasNUW=*/true,
+                                                 /*HasNSW=*/true));
               std::vector<llvm::Value *> next;
               for (size_t i = 0; i < reductions.size(); ++i) {
                 llvm::Value *value = gen.emit(reductions[i].operand(), index);
@@ -302,6 +305,7 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
                     reductions[i].step(b, stateOf(state, i), value, col);
                 next.insert(next.end(), stepped.begin(), stepped.end());
               }
+              gen.clearElementPosition();
               return next;
             },
             "col");

@@ -104,6 +104,7 @@ TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
   d.parallelUnits = options.threads > 0 ? options.threads : std::max(1u, hardware);
   d.minElementsPerBlock = options.minElementsPerBlock > 0 ? options.minElementsPerBlock : 16384;
   d.packedRowElements = 256;
+  d.resultTilesAsBlockBuffers = true;
   d.flushesSubnormals = options.flushDenormals;
   return d;
 }

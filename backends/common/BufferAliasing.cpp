@@ -1,0 +1,50 @@
+#include "backends/common/BufferAliasing.h"
+
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/MDBuilder.h"
+
+namespace xs {
+
+void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers) {
+  if (buffers.size() < 2)
+    return;
+  llvm::MDBuilder md(function.getContext());
+  llvm::MDNode *domain = md.createAnonymousAliasScopeDomain(function.getName());
+  std::vector<llvm::MDNode *> scopes;
+  absl::flat_hash_map<const llvm::Value *, size_t> argumentOf;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    scopes.push_back(md.createAnonymousAliasScope(domain));
+    argumentOf.emplace(buffers[i], i);
+  }
+  // Per argument: its scope, and every other argument's.
+  std::vector<llvm::MDNode *> scopeOf, othersOf;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    std::vector<llvm::Metadata *> others;
+    for (size_t j = 0; j < buffers.size(); ++j)
+      if (j != i)
+        others.push_back(scopes[j]);
+    scopeOf.push_back(llvm::MDNode::get(function.getContext(), {scopes[i]}));
+    othersOf.push_back(llvm::MDNode::get(function.getContext(), others));
+  }
+  for (llvm::BasicBlock &block : function)
+    for (llvm::Instruction &instruction : block) {
+      llvm::Value *address = nullptr;
+      if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction))
+        address = load->getPointerOperand();
+      else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(&instruction))
+        address = store->getPointerOperand();
+      if (!address)
+        continue;
+      auto argument = argumentOf.find(llvm::getUnderlyingObject(address, /*MaxLookup=*/0));
+      if (argument == argumentOf.end())
+        continue;
+      instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, scopeOf[argument->second]);
+      instruction.setMetadata(llvm::LLVMContext::MD_noalias, othersOf[argument->second]);
+    }
+}
+
+} // namespace xs

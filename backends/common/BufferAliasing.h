@@ -1,0 +1,26 @@
+#ifndef XSTITCH_BACKENDS_COMMON_BUFFERALIASING_H
+#define XSTITCH_BACKENDS_COMMON_BUFFERALIASING_H
+
+// Scoped no-alias metadata for a kernel's argument buffers. The host plan
+// gives every buffer a kernel writes memory of its own while the kernel runs
+// (outputs are fresh, scratch and temporaries sit in slots no other live
+// buffer shares), and inputs are only read; so an access through one
+// argument never aliases an access through another. LLVM cannot see this:
+// the buffers are pointers loaded from the argument array. Without it, a
+// loop storing to one argument and loading another was vectorized behind
+// run-time overlap checks, or not at all.
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/IR/Function.h"
+
+namespace xs {
+
+/// Tags every load and store of `function` whose address is based on one of
+/// `buffers` (the kernel's argument pointers, in argument order) with that
+/// argument's alias scope, and as not aliasing the other arguments' scopes.
+/// Accesses to anything else (block buffers on the stack) are left alone.
+void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_COMMON_BUFFERALIASING_H
