@@ -31,16 +31,18 @@ X86Options x86Options(const CompileOptions &options) {
   x86.threads = options.threads;
   x86.minElementsPerBlock = options.blockElements;
   x86.flushDenormals = options.flushDenormals;
+  x86.streamingStoreBytes = options.streamingStoreBytes;
   return x86;
 }
 
 // Everything that determines the generated code and where it is loaded.
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
-  return absl::StrCat("xstitch ", XSTITCH_VERSION, "\ndevice=", options.device,
-                      "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
-                      "\nflush_denormals=", options.flushDenormals ? 1 : 0,
-                      "\nblock_elements=", options.blockElements, "\ncpu=", options.cpu,
-                      "\nfeatures=", options.features, "\n", printFunction(function));
+  return absl::StrCat(
+      "xstitch ", XSTITCH_VERSION, "\ndevice=", options.device, "\nfusion=", options.fusion ? 1 : 0,
+      "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
+      "\nblock_elements=", options.blockElements,
+      "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
+      "\nfeatures=", options.features, "\n", printFunction(function));
 }
 
 // Process-wide: every executable compiled in this process lives as long as

@@ -29,6 +29,10 @@ struct CompileOptions {
   /// values make the split and packed mappings of large shapes appear at
   /// small ones (tests and the random-graph fuzzer use them).
   int64_t blockElements = 0;
+  /// CPU kernels write results of at least this many bytes with streaming
+  /// stores (backends/x86/StreamingStores.h); 0: half the host's last-level
+  /// cache; negative: never (--streaming-stores).
+  int64_t streamingStoreBytes = 0;
   /// LLVM CPU name and features for x86 code; empty: the host's. Golden
   /// tests of emitted IR fix these so that the output does not depend on the
   /// machine.

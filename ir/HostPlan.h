@@ -96,6 +96,10 @@ struct CompiledProgram {
   HostPlan host;
   std::string objectFormat; // "x86_64-elf"
   std::vector<std::string> objects;
+  /// Kernel arguments of at least this many bytes at a launch are marked
+  /// in its stream mask (backends/common/KernelABI.h): the kernels may write
+  /// them with streaming stores. 0: never.
+  int64_t streamingStoreBytes = 0;
 };
 
 /// A readable dump (for --explain-style reports and golden tests).

@@ -33,6 +33,8 @@ const std::vector<FlagSpec> kFlags = {
     {"min-ops", true, false, "N", "memory-intensive ops per graph, at least (default 2)"},
     {"threads", true, false, "T", "graphs checked at once (default 1)"},
     {"dims-per-graph", true, false, "N", "random dim values tried per graph (default 2)"},
+    {"print-graphs", false, false, "",
+     "print each graph, its dims and options before checking it (to reproduce a crash)"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -45,6 +47,7 @@ struct FuzzConfig {
   RandomGraphOptions graph;
   int threads = 1;
   int dimsPerGraph = 2;
+  bool printGraphs = false;
 };
 
 struct FuzzState {
@@ -70,9 +73,21 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     DimBindings dims = randomDimValues(graph.symbols, rng);
     std::vector<HostTensor> inputs = randomGraphInputs(graph, dims, rng);
     // Every other round with tiny blocks: the split and packed mappings of
-    // large shapes at the generator's small ones.
+    // large shapes at the generator's small ones; and every other graph
+    // with streaming stores for results of any size (the generator's
+    // results are small).
     CompileOptions options;
     options.blockElements = round % 2 == 1 ? kSmallBlockElements : 0;
+    options.streamingStoreBytes = seed % 2 == 1 ? 1 : 0;
+    if (config.printGraphs) {
+      std::lock_guard<std::mutex> lock(state.printMutex);
+      std::cout << "graph: seed " << seed << ", dims " << dimsText(dims)
+                << (options.blockElements
+                        ? absl::StrCat(", --block-elements=", options.blockElements)
+                        : std::string())
+                << (options.streamingStoreBytes > 0 ? ", --streaming-stores=1" : "") << "\n"
+                << graph.text << std::endl;
+    }
     absl::StatusOr<DifferentialResult> result =
         runDifferential(graph.text, inputs, options, graph.tolerance);
     if (result.ok() && result->passed)
@@ -81,7 +96,7 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     std::cout << "FAIL: seed " << seed << ", dims " << dimsText(dims)
               << (options.blockElements ? absl::StrCat(", --block-elements=", options.blockElements)
                                         : std::string())
-              << "\n"
+              << (options.streamingStoreBytes > 0 ? ", --streaming-stores=1" : "") << "\n"
               << (result.ok() ? result->message : std::string(result.status().message()) + "\n")
               << graph.text << "\n";
     std::cout.flush();
@@ -121,6 +136,7 @@ absl::StatusOr<FuzzConfig> parseConfig(const ParsedArgs &args) {
     return s;
   if (absl::Status s = intFlag("dims-per-graph", c.dimsPerGraph, 1); !s.ok())
     return s;
+  c.printGraphs = args.has("print-graphs");
   return c;
 }
 

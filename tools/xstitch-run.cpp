@@ -61,6 +61,9 @@ const std::vector<FlagSpec> kFlags = {
     {"block-elements", true, false, "N",
      "elements a CPU block gets at least (default 16384); small values give small shapes the "
      "split and packed mappings of large ones"},
+    {"streaming-stores", true, false, "auto|never|BYTES",
+     "CPU kernels write results of at least BYTES with streaming stores that bypass the caches "
+     "(default auto: half the last-level cache)"},
     {"keep-denormals", false, false, "",
      "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
     {"help", false, false, "", "show this help"},
@@ -166,6 +169,15 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
       (!absl::SimpleAtoi(args.get("block-elements"), &options.blockElements) ||
        options.blockElements < 1))
     return absl::InvalidArgumentError("--block-elements needs a positive integer");
+  if (args.has("streaming-stores")) {
+    std::string value = args.get("streaming-stores");
+    if (value == "never")
+      options.streamingStoreBytes = -1;
+    else if (value != "auto" && (!absl::SimpleAtoi(value, &options.streamingStoreBytes) ||
+                                 options.streamingStoreBytes < 1))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--streaming-stores takes auto, never or a positive number of bytes, not '", value, "'"));
+  }
   return options;
 }
 

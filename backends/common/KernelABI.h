@@ -6,13 +6,16 @@
 //
 // CPU (x86): every launch variant is a function
 //   void SYMBOL(void *const *buffers, const int64_t *dims,
-//               int64_t blockBegin, int64_t blockEnd);
+//               int64_t blockBegin, int64_t blockEnd, uint64_t streamMask);
 // `buffers` holds the kernel's arguments in HostStep::buffers order (body
 // parameters, then body results, then KernelPlan::scratch), each pointing at
 // row-major data of the buffer's element type (i1 as one byte, f16/bf16 as
 // their 16-bit patterns).
 // `dims` holds the values of HostPlan::symbols in order. The function runs
 // blocks [blockBegin, blockEnd); the runtime splits the grid over its workers.
+// Bit k of `streamMask` set: argument k is large enough that the kernel may
+// write it with streaming stores, which do not keep it in the caches
+// (CompiledProgram::streamingStoreBytes; backends/x86/StreamingStores.h).
 // A variant with several phases is one such function per phase
 // (phaseSymbol() in ir/HostPlan.h); the runtime runs each phase over the
 // whole grid before the next one starts, which is the grid barrier.
@@ -22,7 +25,7 @@
 namespace xs {
 
 using CpuKernelFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
-                             int64_t blockEnd);
+                             int64_t blockEnd, uint64_t streamMask);
 
 } // namespace xs
 

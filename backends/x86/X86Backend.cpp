@@ -7,11 +7,15 @@
 #include "backends/x86/X86Backend.h"
 
 #include <algorithm>
+#include <fstream>
 #include <mutex>
 #include <thread>
+
 #include <tuple>
+#include <unistd.h>
 
 #include "backends/common/KernelEmitter.h"
+#include "backends/x86/StreamingStores.h"
 #include "backends/x86/X86Target.h"
 #include "ir/Diagnostics.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -186,10 +190,26 @@ public:
                                     : options_.optLevel == 2 ? llvm::OptimizationLevel::O2
                                     : options_.optLevel == 1 ? llvm::OptimizationLevel::O1
                                                              : llvm::OptimizationLevel::O0;
+    if (level != llvm::OptimizationLevel::O0)
+      builder.registerOptimizerLastEPCallback(
+          [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+            passes.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
+          });
     llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
                                            ? builder.buildO0DefaultPipeline(level)
                                            : builder.buildPerModuleDefaultPipeline(level);
     pipeline.run(*module_, modules);
+  }
+
+  /// The optimized module verifies (xstitch's own passes among LLVM's).
+  absl::Status verifyOptimized(const ProgramPlan &program) {
+    std::string message;
+    llvm::raw_string_ostream os(message);
+    if (llvm::verifyModule(*module_, &os))
+      return absl::InternalError(
+          strCat("kernels ", kernelNames(program),
+                 " failed LLVM IR verification after optimization: ", message));
+    return absl::OkStatus();
   }
 
   absl::StatusOr<std::string> object(const ProgramPlan &program) {
@@ -219,6 +239,35 @@ private:
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::unique_ptr<llvm::Module> module_;
 };
+
+/// The size of the last-level cache the first CPU shares, from sysfs (what
+/// a virtual machine is given; sysconf reports the host's whole L3), else
+/// from sysconf; 0 when neither says.
+int64_t lastLevelCacheBytes() {
+  int64_t bytes = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream size("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                       "/size");
+    int64_t value = 0;
+    char unit = 0;
+    if (!(size >> value))
+      break;
+    size >> unit;
+    bytes = value * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
+  }
+  if (bytes > 0)
+    return bytes;
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return cache > 0 ? cache : 0;
+}
+
+/// A result larger than half the last-level cache would not stay in it.
+int64_t streamingThreshold(const X86Options &options) {
+  if (options.streamingStoreBytes != 0)
+    return std::max<int64_t>(options.streamingStoreBytes, 0);
+  static const int64_t cache = lastLevelCacheBytes();
+  return cache > 0 ? cache / 2 : int64_t(16) << 20;
+}
 
 } // namespace
 
@@ -275,6 +324,10 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
       return;
     }
     compilation.optimize();
+    if (absl::Status s = compilation.verifyOptimized(program); !s.ok()) {
+      objects[job] = s;
+      return;
+    }
     objects[job] = compilation.object(program);
   };
   std::vector<std::thread> workers;
@@ -286,6 +339,7 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
   CompiledProgram compiled;
   compiled.host = program.host;
   compiled.objectFormat = "x86_64-elf";
+  compiled.streamingStoreBytes = streamingThreshold(options);
   for (absl::StatusOr<std::string> &object : objects) {
     if (!object.ok())
       return object.status();

@@ -28,6 +28,10 @@ struct X86Options {
   /// The runtime runs the kernels with subnormals flushed to zero
   /// (CpuDeviceOptions::flushDenormals).
   bool flushDenormals = true;
+  /// Results of at least this many bytes may be written with streaming
+  /// stores (CompiledProgram::streamingStoreBytes); 0: half the host's
+  /// last-level cache; negative: never.
+  int64_t streamingStoreBytes = 0;
 };
 
 /// The host CPU described for the planner.

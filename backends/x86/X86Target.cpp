@@ -16,7 +16,8 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr, i64, i64}, false);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr, ptr, i64, i64, i64}, false);
   kernel_ = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, module);
   kernel_->addFnAttr(llvm::Attribute::NoUnwind);
   if (!cpu_.empty())
@@ -25,8 +26,8 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
     kernel_->addFnAttr("target-features", features_);
   // Block buffers can be large stack arrays: probe the stack page by page.
   kernel_->addFnAttr("probe-stack", "inline-asm");
-  const char *names[] = {"buffers", "dims", "blockBegin", "blockEnd"};
-  for (unsigned i = 0; i < 4; ++i)
+  const char *names[] = {"buffers", "dims", "blockBegin", "blockEnd", "streamMask"};
+  for (unsigned i = 0; i < 5; ++i)
     kernel_->getArg(i)->setName(names[i]);
   // The kernel only reads the two arrays and never writes memory that
   // overlaps them, so they may be noalias and readonly; the data buffers

@@ -82,8 +82,8 @@ absl::Status checkPlan(const HostPlan &plan) {
 __attribute__((no_sanitize("function")))
 #endif
 void callKernel(CpuKernelFn fn, void *const *buffers, const int64_t *dims, int64_t begin,
-                int64_t end) {
-  fn(buffers, dims, begin, end);
+                int64_t end, uint64_t streamMask) {
+  fn(buffers, dims, begin, end, streamMask);
 }
 
 std::string stepName(const HostStep &step) {
@@ -114,6 +114,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
   executable->allocator_ = std::move(allocator);
   executable->arena_ = std::move(arena);
   executable->flushDenormals_ = flushDenormals;
+  executable->streamingStoreBytes_ = program.streamingStoreBytes;
   const HostPlan &plan = executable->plan_;
 
   std::vector<std::string> kernelNames;
@@ -288,8 +289,13 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
     return absl::OkStatus();
   std::vector<void *> arguments;
   arguments.reserve(step.buffers.size());
-  for (int b : step.buffers)
-    arguments.push_back(call.data[static_cast<size_t>(b)]);
+  uint64_t streamMask = 0;
+  for (size_t a = 0; a < step.buffers.size(); ++a) {
+    size_t b = static_cast<size_t>(step.buffers[a]);
+    arguments.push_back(call.data[b]);
+    if (streamingStoreBytes_ > 0 && a < 64 && call.layout.bytes[b] >= streamingStoreBytes_)
+      streamMask |= uint64_t(1) << a;
+  }
   const int64_t *dims = call.symbolValues.data();
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
   // About four chunks per worker: enough to balance uneven blocks without
@@ -301,14 +307,14 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
     if (*grid == 1 || workers == 1) {
       // One block or one worker: run on the calling thread, without TBB.
       ScopedDenormalFlush flush(flushDenormals_);
-      callKernel(fn, arguments.data(), dims, 0, *grid);
+      callKernel(fn, arguments.data(), dims, 0, *grid, streamMask);
       continue;
     }
     tbb::parallel_for(
         tbb::blocked_range<int64_t>(0, *grid, static_cast<size_t>(grain)),
         [&](const tbb::blocked_range<int64_t> &range) {
           ScopedDenormalFlush flush(flushDenormals_);
-          callKernel(fn, arguments.data(), dims, range.begin(), range.end());
+          callKernel(fn, arguments.data(), dims, range.begin(), range.end(), streamMask);
         },
         tbb::simple_partitioner());
   }

@@ -54,6 +54,7 @@ private:
   std::shared_ptr<CachingAllocator> allocator_;
   std::shared_ptr<tbb::task_arena> arena_;
   bool flushDenormals_ = true;
+  int64_t streamingStoreBytes_ = 0; // CompiledProgram::streamingStoreBytes
 };
 
 } // namespace xs

@@ -121,7 +121,7 @@ func @f(%x: f32[N, 64], %y: f32[N, 64]) -> (s, r) {
   absl::StatusOr<std::string> ir = emitX86LLVMIR(p.plan, fixedCpu(), /*optimized=*/false);
   ASSERT_TRUE(ir.ok()) << ir.status();
   EXPECT_NE(ir->find("(ptr noalias nocapture readonly %buffers, ptr noalias nocapture readonly "
-                     "%dims, i64 %blockBegin, i64 %blockEnd)"),
+                     "%dims, i64 %blockBegin, i64 %blockEnd, i64 %streamMask)"),
             std::string::npos)
       << *ir;
   EXPECT_NE(ir->find("llvm.loop.vectorize.enable"), std::string::npos);

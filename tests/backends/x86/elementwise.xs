@@ -8,7 +8,7 @@ func @add(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
   return %s
 }
 
-// CHECK-LABEL: define void @k0_add.v0(ptr noalias nocapture readonly %buffers, ptr noalias nocapture readonly %dims, i64 %blockBegin, i64 %blockEnd)
+// CHECK-LABEL: define void @k0_add.v0(ptr noalias nocapture readonly %buffers, ptr noalias nocapture readonly %dims, i64 %blockBegin, i64 %blockEnd, i64 %streamMask)
 // CHECK: entry:
 // CHECK: %buffer0 = load ptr, ptr
 // CHECK: %buffer1 = load ptr, ptr

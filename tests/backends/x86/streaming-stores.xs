@@ -1,0 +1,54 @@
+// Streaming stores (backends/x86/StreamingStores.cpp): a vectorized loop that
+// writes a result the kernel never reads gets a copy with aligned
+// non-temporal stores, entered when the runtime's stream mask marks the
+// result and the loop's first store address is aligned; a fence precedes
+// the return. Results a kernel reads again (softmax's y, which holds the exp
+// tile) keep plain stores.
+// RUN: %xstitch-run %s --function=scale --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=SCALE
+// RUN: %xstitch-run %s --function=softmax --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=SOFTMAX
+// Both copies of every loop run correctly: streaming from one byte, at rows
+// whose starts are aligned (768 columns) and at rows whose starts mostly are
+// not (771 columns), and never streaming.
+// RUN: %xstitch-run %s --function=scale --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=768 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=never --check | FileCheck %s --check-prefix=RESULT
+// RUN: not %xstitch-run %s --function=scale --dim N=3 --streaming-stores=some 2>&1 | FileCheck %s --check-prefix=BADFLAG
+
+func @scale(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
+  %a = add %x, %y
+  %s = mul %a, %x
+  return %s
+}
+
+// SCALE-LABEL: define void @k0_mul.v0(
+// SCALE-SAME: i64 %streamMask)
+// The result s is argument 2: mask bit 4.
+// SCALE: [[MARKED:%[0-9]+]] = and i64 %streamMask, 4
+// SCALE: [[ALL:%[0-9]+]] = icmp eq i64 [[MARKED]], 4
+// SCALE: [[LOW:%[0-9]+]] = and i64 {{%[0-9]+}}, 31
+// SCALE: [[ALIGNED:%[0-9]+]] = icmp eq i64 [[LOW]], 0
+// SCALE: [[STREAM:%[0-9]+]] = and i1 [[ALL]], [[ALIGNED]]
+// SCALE: br i1 [[STREAM]], label %vector.body.stream, label %vector.body
+// SCALE: vector.body:
+// SCALE-NOT: nontemporal
+// SCALE: call void @llvm.x86.sse.sfence()
+// SCALE-NEXT: ret void
+// SCALE: vector.body.stream:
+// SCALE: store <8 x float> {{%[0-9]+}}, ptr {{%[0-9]+}}, align 32, {{.*}}!nontemporal
+// SCALE: br i1 {{%[0-9a-z.]+}}, label %{{[a-z._]+}}, label %vector.body.stream
+
+func @softmax(%x: f32[N, C]) -> (y: f32[N, C]) {
+  %y = softmax %x {axis = 1}
+  return %y
+}
+
+// SOFTMAX-LABEL: define void @k0_div.v0(
+// SOFTMAX-NOT: nontemporal
+// SOFTMAX-NOT: sfence
+// SOFTMAX: declare
+
+// RESULT-NOT: fail
+// RESULT: pass
+
+// BADFLAG: error: --streaming-stores takes auto, never or a positive number of bytes, not 'some'
