@@ -69,15 +69,27 @@ Device &cpuDevice(int threads, bool flushDenormals) {
   return *device;
 }
 
-absl::StatusOr<std::shared_ptr<Executable>> compileUncached(const Function &function,
-                                                            const CompileOptions &options) {
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+absl::StatusOr<std::shared_ptr<Executable>>
+compileUncached(const Function &function, const CompileOptions &options, CompileInfo &stages) {
+  auto start = std::chrono::steady_clock::now();
   absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
   if (!plan.ok())
     return plan.status();
+  stages.planSeconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
   absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
   if (!program.ok())
     return program.status();
-  return cpuDevice(options.threads, options.flushDenormals).load(std::move(*program));
+  stages.llvmSeconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<Executable>> loaded =
+      cpuDevice(options.threads, options.flushDenormals).load(std::move(*program));
+  stages.loadSeconds = secondsSince(start);
+  return loaded;
 }
 
 } // namespace
@@ -88,17 +100,20 @@ compileFunction(const Function &function, const CompileOptions &options, Compile
     return s;
   auto start = std::chrono::steady_clock::now();
   bool hit = false;
+  CompileInfo stages;
   absl::StatusOr<std::shared_ptr<Executable>> executable =
       options.useCache ? compileCache().getOrCompile(
                              cacheKeyText(function, options),
-                             [&] { return compileUncached(function, options); }, &hit)
-                       : compileUncached(function, options);
+                             [&] { return compileUncached(function, options, stages); }, &hit)
+                       : compileUncached(function, options, stages);
   if (!executable.ok())
     return executable.status();
   if (info) {
-    info->compileSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    info->compileSeconds = secondsSince(start);
     info->cacheHit = hit;
+    info->planSeconds = stages.planSeconds;
+    info->llvmSeconds = stages.llvmSeconds;
+    info->loadSeconds = stages.loadSeconds;
     info->kernels.clear();
     for (const HostStep &step : (*executable)->plan().steps)
       if (step.kind == HostStep::Kind::Launch)

@@ -47,6 +47,13 @@ struct CompileOptions {
 struct CompileInfo {
   double compileSeconds = 0;
   bool cacheHit = false;
+  /// Where a compile that missed the cache spent its time (zero on a hit):
+  /// planning (x86TargetDescription and the stitch planner), LLVM
+  /// (emission, optimization and code generation, on all cores), and
+  /// loading the objects into the runtime.
+  double planSeconds = 0;
+  double llvmSeconds = 0;
+  double loadSeconds = 0;
   std::vector<std::string> kernels; // plan names, in launch order
 };
 

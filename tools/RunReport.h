@@ -41,6 +41,8 @@ struct RunReport {
   std::vector<std::pair<std::string, int64_t>> dims;
   double compileSeconds = 0;
   bool cacheHit = false;
+  // Stages of a compile that missed the cache (CompileInfo).
+  double planSeconds = 0, llvmSeconds = 0, loadSeconds = 0;
   std::vector<KernelReport> kernels;
   std::vector<ResultReport> results;
   std::optional<double> medianSeconds; // --bench

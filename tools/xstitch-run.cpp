@@ -418,8 +418,16 @@ int run(int argc, char **argv) {
     executable = *compiled;
     runReport.compileSeconds = info.compileSeconds;
     runReport.cacheHit = info.cacheHit;
-    out << absl::StrFormat("compiled %d kernel%s in %.1f ms\n", info.kernels.size(),
+    runReport.planSeconds = info.planSeconds;
+    runReport.llvmSeconds = info.llvmSeconds;
+    runReport.loadSeconds = info.loadSeconds;
+    out << absl::StrFormat("compiled %d kernel%s in %.1f ms", info.kernels.size(),
                            info.kernels.size() == 1 ? "" : "s", info.compileSeconds * 1e3);
+    if (info.cacheHit)
+      out << " (cache hit)\n";
+    else
+      out << absl::StrFormat(" (plan %.1f, LLVM %.1f, load %.1f)\n", info.planSeconds * 1e3,
+                             info.llvmSeconds * 1e3, info.loadSeconds * 1e3);
   }
   Runner runner(**function, executable);
   runReport.kernels = kernelsOf(executable.get());

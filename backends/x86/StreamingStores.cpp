@@ -147,7 +147,7 @@ llvm::BasicBlock *outsideNeighbour(llvm::BasicBlock *body, bool successor) {
 }
 
 std::optional<Versioning> planVersioning(llvm::Loop &loop, const BufferUse &use,
-                                         llvm::ScalarEvolution &scalars,
+                                         uint64_t streamable, llvm::ScalarEvolution &scalars,
                                          const llvm::DataLayout &layout) {
   llvm::BasicBlock *body = loop.getHeader();
   if (loop.getNumBlocks() != 1 || !loop.getLoopPredecessor() || !loop.getExitBlock())
@@ -159,7 +159,7 @@ std::optional<Versioning> planVersioning(llvm::Loop &loop, const BufferUse &use,
       continue;
     auto argument = use.argumentOf.find(llvm::getUnderlyingObject(store->getPointerOperand()));
     if (argument == use.argumentOf.end() || use.read.contains(argument->second) ||
-        argument->second >= kMaskBits)
+        argument->second >= kMaskBits || !(streamable >> argument->second & 1))
       continue;
     uint64_t bytes = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
     if (bytes < 16 || (bytes & (bytes - 1)) != 0)
@@ -242,6 +242,11 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
                                                  llvm::FunctionAnalysisManager &analyses) {
   if (function.isDeclaration() || function.arg_size() != kKernelArgs)
     return llvm::PreservedAnalyses::all();
+  uint64_t streamable = 0;
+  if (llvm::Attribute attribute = function.getFnAttribute(kStreamableArgumentsAttribute);
+      !attribute.isValid() || attribute.getValueAsString().getAsInteger(10, streamable) ||
+      streamable == 0)
+    return llvm::PreservedAnalyses::all();
   BufferUse use = findBufferUse(function);
   if (!use.traced || use.argumentOf.empty())
     return llvm::PreservedAnalyses::all();
@@ -251,7 +256,7 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
   std::vector<Versioning> plans;
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
     if (loop->isInnermost())
-      if (std::optional<Versioning> v = planVersioning(*loop, use, scalars, layout))
+      if (std::optional<Versioning> v = planVersioning(*loop, use, streamable, scalars, layout))
         plans.push_back(std::move(*v));
   if (plans.empty())
     return llvm::PreservedAnalyses::all();

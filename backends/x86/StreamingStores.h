@@ -20,6 +20,11 @@
 
 namespace xs {
 
+/// The function attribute (a decimal mask of kernel arguments) naming the
+/// arguments a kernel may write with streaming stores; a function without
+/// it has none.
+inline constexpr const char kStreamableArgumentsAttribute[] = "xstitch-streamable-arguments";
+
 struct StreamingStoresPass : llvm::PassInfoMixin<StreamingStoresPass> {
   llvm::PreservedAnalyses run(llvm::Function &function, llvm::FunctionAnalysisManager &analyses);
 };

@@ -14,6 +14,7 @@
 #include <tuple>
 #include <unistd.h>
 
+#include "absl/container/flat_hash_map.h"
 #include "backends/common/KernelEmitter.h"
 #include "backends/x86/StreamingStores.h"
 #include "backends/x86/X86Target.h"
@@ -134,6 +135,60 @@ std::string kernelNames(const ProgramPlan &program) {
   return names;
 }
 
+/// The size of the last-level cache the first CPU shares, from sysfs (what
+/// a virtual machine is given; sysconf reports the host's whole L3), else
+/// from sysconf; 0 when neither says.
+int64_t lastLevelCacheBytes() {
+  int64_t bytes = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream size("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
+                       "/size");
+    int64_t value = 0;
+    char unit = 0;
+    if (!(size >> value))
+      break;
+    size >> unit;
+    bytes = value * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
+  }
+  if (bytes > 0)
+    return bytes;
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return cache > 0 ? cache : 0;
+}
+
+/// A result larger than half the last-level cache would not stay in it.
+int64_t streamingThreshold(const X86Options &options) {
+  if (options.streamingStoreBytes != 0)
+    return std::max<int64_t>(options.streamingStoreBytes, 0);
+  static const int64_t cache = lastLevelCacheBytes();
+  return cache > 0 ? cache / 2 : int64_t(16) << 20;
+}
+
+/// The arguments of each compiled kernel function that may be written with
+/// streaming stores (StreamingStoresPass): every argument, except those
+/// whose size is known at compile time to stay below the threshold in every
+/// launch that runs the function.
+absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan &program,
+                                                               int64_t threshold) {
+  absl::flat_hash_map<std::string, uint64_t> masks;
+  for (const HostStep &step : program.host.steps) {
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    uint64_t mask = 0;
+    for (size_t a = 0; a < step.buffers.size() && a < 64; ++a) {
+      const TensorType &type = program.host.buffers[static_cast<size_t>(step.buffers[a])].type;
+      std::optional<int64_t> elements = type.numElements().constantValue();
+      if (threshold > 0 &&
+          (!elements || *elements * elementByteSize(type.elementType()) >= threshold))
+        mask |= uint64_t{1} << a;
+    }
+    for (const HostLaunchVariant &variant : step.variants)
+      for (int phase = 0; phase < variant.phases; ++phase)
+        masks[phaseSymbol(variant.symbol, phase)] |= mask;
+  }
+  return masks;
+}
+
 /// One compilation: a context, a module and a target machine of its own.
 class X86Compilation {
 public:
@@ -169,6 +224,12 @@ public:
     if (llvm::verifyModule(*module_, &os))
       return absl::InternalError(
           strCat("kernels ", kernelNames(program), " failed LLVM IR verification: ", message));
+    absl::flat_hash_map<std::string, uint64_t> streamable =
+        streamableArguments(program, streamingThreshold(options_));
+    for (llvm::Function &function : *module_)
+      if (auto mask = streamable.find(function.getName().str());
+          mask != streamable.end() && mask->second != 0)
+        function.addFnAttr(kStreamableArgumentsAttribute, std::to_string(mask->second));
     return absl::OkStatus();
   }
 
@@ -239,35 +300,6 @@ private:
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::unique_ptr<llvm::Module> module_;
 };
-
-/// The size of the last-level cache the first CPU shares, from sysfs (what
-/// a virtual machine is given; sysconf reports the host's whole L3), else
-/// from sysconf; 0 when neither says.
-int64_t lastLevelCacheBytes() {
-  int64_t bytes = 0;
-  for (int index = 0; index < 8; ++index) {
-    std::ifstream size("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) +
-                       "/size");
-    int64_t value = 0;
-    char unit = 0;
-    if (!(size >> value))
-      break;
-    size >> unit;
-    bytes = value * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
-  }
-  if (bytes > 0)
-    return bytes;
-  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
-  return cache > 0 ? cache : 0;
-}
-
-/// A result larger than half the last-level cache would not stay in it.
-int64_t streamingThreshold(const X86Options &options) {
-  if (options.streamingStoreBytes != 0)
-    return std::max<int64_t>(options.streamingStoreBytes, 0);
-  static const int64_t cache = lastLevelCacheBytes();
-  return cache > 0 ? cache / 2 : int64_t(16) << 20;
-}
 
 } // namespace
 

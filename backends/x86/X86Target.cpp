@@ -129,22 +129,30 @@ void setLoopOptions(llvm::BranchInst *latch, llvm::ArrayRef<llvm::Metadata *> op
 // reduction over rows of 32 floats ran 8x slower that way): such a loop is
 // kept rolled until it is vectorized, and the vector loop may then be
 // unrolled. Longer or unknown trip counts are left to the vectorizer's
-// interleaving, which the unroll hint would turn off.
+// interleaving (which an unroll hint on the loop itself would turn off), and
+// the loops it leaves are not unrolled again: that added nothing to loops
+// already interleaved four times (layernorm 1.01 to 1.07 of the time,
+// layernorm_bwd 1.00 to 1.03, bias_gelu and rmsnorm faster), but each copy
+// multiplied the address uses loop strength reduction weighs, which took most
+// of code generation (layernorm_bwd compiled in 0.6 to 0.7 of the time,
+// bias_grad 0.7, bert_layer 0.85).
 void X86Target::annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) {
   llvm::LLVMContext &context = latch->getContext();
   llvm::Metadata *enable = llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context));
   std::vector<llvm::Metadata *> options{loopOption(context, "llvm.loop.vectorize.enable", enable)};
+  // The loops the vectorizer leaves get these attributes instead of the
+  // original ones: the usual mark of a vectorized loop, and for long loops
+  // no unrolling.
+  llvm::MDNode *vectorized = loopOption(
+      context, "llvm.loop.isvectorized",
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1)));
+  llvm::MDNode *noUnroll = loopOption(context, "llvm.loop.unroll.disable", nullptr);
+  llvm::MDString *followupAll = llvm::MDString::get(context, "llvm.loop.vectorize.followup_all");
   if (constantTrips > 0 && constantTrips <= kRolledTripLimit) {
-    // The loops the vectorizer leaves get these attributes instead of the
-    // original ones (so no unroll.disable): the usual mark of a vectorized
-    // loop, and unrolling as LLVM sees fit.
-    llvm::MDNode *vectorized = loopOption(
-        context, "llvm.loop.isvectorized",
-        llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), 1)));
-    options.push_back(loopOption(context, "llvm.loop.unroll.disable", nullptr));
-    llvm::Metadata *followup[] = {llvm::MDString::get(context, "llvm.loop.vectorize.followup_all"),
-                                  vectorized};
-    options.push_back(llvm::MDNode::get(context, followup));
+    options.push_back(noUnroll);
+    options.push_back(llvm::MDNode::get(context, {followupAll, vectorized}));
+  } else {
+    options.push_back(llvm::MDNode::get(context, {followupAll, vectorized, noUnroll}));
   }
   setLoopOptions(latch, options);
 }

@@ -16,6 +16,11 @@ if mode == "ref":
 else:
     assert report["device"] == "cpu", report
     assert report["compile_ms"] >= 0
+    stages = report["compile_stages_ms"]
+    assert all(stages[s] >= 0 for s in ("plan", "llvm", "load")), stages
+    # A compile that missed the cache spends most of its time in LLVM.
+    assert report["cache_hit"] or stages["llvm"] > 0, stages
+    assert sum(stages.values()) <= report["compile_ms"] + 1e-3, report
     assert report["kernels"], report
     for k in report["kernels"]:
         assert k["name"] and isinstance(k["ops"], list) and k["ops"], k

@@ -30,5 +30,10 @@ func @add(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
 // CHECK: %col.next = add nuw nsw i64 %col.i, 1
 // CHECK: br i1 %{{[0-9]+}}, label %col.body, label %col.exit, !llvm.loop ![[LOOP:[0-9]+]]
 // CHECK: attributes #0 = { nounwind {{.*}}"target-cpu"="x86-64-v3"
-// CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[ENABLE:[0-9]+]]}
-// CHECK: ![[ENABLE]] = !{!"llvm.loop.vectorize.enable", i1 true}
+// The column loop (768 iterations) is vectorized, and the loops the
+// vectorizer leaves are not unrolled.
+// CHECK: [[NOUNROLL:![0-9]+]] = !{!"llvm.loop.unroll.disable"}
+// CHECK: ![[LOOP]] = distinct !{![[LOOP]], ![[ENABLE:[0-9]+]], ![[FOLLOWUP:[0-9]+]]}
+// CHECK-NEXT: ![[ENABLE]] = !{!"llvm.loop.vectorize.enable", i1 true}
+// CHECK-NEXT: ![[FOLLOWUP]] = !{!"llvm.loop.vectorize.followup_all", ![[VECTORIZED:[0-9]+]], [[NOUNROLL]]}
+// CHECK-NEXT: ![[VECTORIZED]] = !{!"llvm.loop.isvectorized", i32 1}

@@ -13,6 +13,9 @@
 // RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=768 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=never --check | FileCheck %s --check-prefix=RESULT
+// A result of a static size below the threshold is never versioned.
+// RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=SMALL
+// RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 --streaming-stores=1 | FileCheck %s --check-prefix=SMALL-STREAM
 // RUN: not %xstitch-run %s --function=scale --dim N=3 --streaming-stores=some 2>&1 | FileCheck %s --check-prefix=BADFLAG
 
 func @scale(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
@@ -47,6 +50,18 @@ func @softmax(%x: f32[N, C]) -> (y: f32[N, C]) {
 // SOFTMAX-NOT: nontemporal
 // SOFTMAX-NOT: sfence
 // SOFTMAX: declare
+
+func @small(%x: f32[64, 768]) -> (s) {
+  %s = exp %x
+  return %s
+}
+
+// SMALL-LABEL: define void @k0_exp.v0(
+// SMALL-NOT: nontemporal
+// SMALL-NOT: xstitch-streamable-arguments
+// SMALL: declare
+// SMALL-STREAM: vector.body.stream:
+// SMALL-STREAM: "xstitch-streamable-arguments"="3"
 
 // RESULT-NOT: fail
 // RESULT: pass
