@@ -98,7 +98,8 @@ private:
   const Value *resultHome(const Value *value, size_t reader) const;
   /// Sets PlanBuffer::inResult on the block buffers of `v` whose value has
   /// a resultHome in its only reader, which writes nothing but that result;
-  /// a result holds one tile. `claimed` (value -> home) were admitted as
+  /// a result holds one tile, and tiles bounded by the target's
+  /// resultTileMinBytes stay on their own. `claimed` (value -> home) were admitted as
   /// block buffers beyond the budget on the promise of their home and are
   /// placed first.
   void placeTilesInResults(KernelVariant &v,
@@ -283,6 +284,10 @@ void KernelStitcher::placeTilesInResults(
                  (results_.contains(op->result()) || buffered.contains(op->result()));
         });
     const Value *home = writesOnlyDominant ? resultHome(b.value, *reader) : nullptr;
+    if (std::optional<int64_t> bound = sizeBound(b.elements, v.predicates);
+        !claimed.contains(b.value) && bound &&
+        *bound * elementByteSize(b.value->type().elementType()) <= target_.resultTileMinBytes)
+      home = nullptr;
     if (home && used.insert(home).second)
       b.inResult = home;
   }

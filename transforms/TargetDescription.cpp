@@ -13,6 +13,7 @@ TargetDescription genericCpuTarget() {
   t.minElementsPerBlock = 16384;
   t.packedRowElements = 256;
   t.resultTilesAsBlockBuffers = true;
+  t.resultTileMinBytes = 8 * 1024;
   return t;
 }
 

@@ -30,6 +30,11 @@ struct TargetDescription {
   /// overwrite (PlanBuffer::inResult): true where a result's memory is as
   /// close to the core as block scratch (CPU caches).
   bool resultTilesAsBlockBuffers = false;
+  /// Tiles bounded by this many bytes stay block buffers of their own even
+  /// where a result could hold them: a small tile stays in L1 either way,
+  /// and a result the kernel never reads can be written with streaming
+  /// stores (softmax over rows of 32 f32: 0.85 to 0.94 of the time).
+  int64_t resultTileMinBytes = 0;
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;

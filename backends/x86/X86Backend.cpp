@@ -110,6 +110,7 @@ TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
   d.minElementsPerBlock = options.minElementsPerBlock > 0 ? options.minElementsPerBlock : 16384;
   d.packedRowElements = 256;
   d.resultTilesAsBlockBuffers = true;
+  d.resultTileMinBytes = 8 * 1024;
   d.flushesSubnormals = options.flushDenormals;
   return d;
 }

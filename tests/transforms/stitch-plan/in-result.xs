@@ -9,14 +9,16 @@
 // of its type lives in that result's tile (AStitch's reuse of a result's
 // memory): softmax keeps exp in y for rows of any length, so no variant
 // bounds the row length to fit exp in the block buffer, and exp is never
-// recomputed.
+// recomputed. A tile bounded by the target's resultTileMinBytes (the packed
+// variant's 4 rows of at most 64) stays a block buffer of its own, so that
+// y is only written and can be streamed.
 func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
   %y = softmax %x {axis = 1}
   return %y
 }
 // CHECK-LABEL: kernel @k0_div(%x: f32[R, C])
 // CHECK:       variant 1 when C <= 64 grid (R + 3)/4:
-// CHECK:         buffers: %3 block in %6 4*C, %0 block 4, %4 block 4
+// CHECK:         buffers: %3 block 4*C, %0 block 4, %4 block 4
 // CHECK-NEXT:    edges: %0 0->1 regional, %4 1->2 regional, %3 1->2 regional
 // CHECK:       variant 2 when (none) grid R:
 // CHECK:         buffers: %3 block in %6 C, %0 block 1, %4 block 1

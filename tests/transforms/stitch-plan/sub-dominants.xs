@@ -13,7 +13,7 @@
 // CHECK-NEXT:    group 2 dominant %t ops [%sb, %q, %l, %t]: row-reduce rows R cols 64 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:    group 3 dominant %y ops [%tb, %le, %y]: elementwise rows R cols 64 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:    phase 0: stage 0: groups [0]; stage 1: groups [1]; stage 2: groups [2]; stage 3: groups [3]
-// CHECK-NEXT:    buffers: %e block 256, %l block in %y 256, %m block 4, %s block 4
+// CHECK-NEXT:    buffers: %e block 256, %l block 256, %m block 4, %s block 4
 // CHECK-NEXT:    edges: %m 0->1 regional, %s 1->2 regional, %t 2->3 regional, %e 1->2 regional, %e 1->3 regional, %l 2->3 regional
 // CHECKED: check y: pass
 // CHECKED: check t: pass
