@@ -1,6 +1,6 @@
-// The stitch planner of one kernel (StitchPlanner.h): dominants, groups,
-// row alignment with the main dominant, edge schemes, phases, stages and
-// buffer levels.
+// The stitch planner of one kernel (StitchPlanner.h, KernelStitcher.h):
+// dominants, groups, row alignment with the main dominant, edge schemes,
+// phases, stages, buffer levels and the block-buffer budget.
 
 #include "transforms/StitchPlanner.h"
 
@@ -8,37 +8,9 @@
 #include <limits>
 #include <optional>
 
-#include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
-#include "transforms/PlanInternal.h"
+#include "transforms/KernelStitcher.h"
 
 namespace xs::plan {
-
-namespace {
-
-/// Uses an inlined op may have (counted through other inlined ops) before
-/// it becomes a dominant: recomputing it more often costs more than a
-/// buffer, and deep chains of shared ops would grow the code exponentially.
-constexpr int64_t kMaxInlinedUses = 4;
-/// The most uses an op the cost model chose to recompute may have: past it,
-/// code size would grow too fast.
-constexpr int64_t kMaxRecomputedUses = 16;
-/// Every symbol's value when the cost model compares two plans' estimates.
-constexpr int64_t kRepresentativeDim = 4096;
-/// The fewest rows per block worth a row of partials: with fewer, the
-/// partials (8 bytes per column for float sums) would approach the size of
-/// the f32 rows they summarize.
-constexpr int64_t kMinSplitRows = 8;
-
-bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
-
-std::vector<DimExpr> prefixOf(const std::vector<DimExpr> &shape, size_t n) {
-  return {shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size()))};
-}
-
-std::vector<DimExpr> suffixFrom(const std::vector<DimExpr> &shape, size_t n) {
-  return {shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size())), shape.end()};
-}
 
 /// The largest value of `size` (a tile size: it grows with every symbol)
 /// under `predicates`, from bounds of the form `SYMBOL <= C` or `SYMBOL < C`;
@@ -70,94 +42,6 @@ int64_t representativeValue(const DimExpr &value) {
   absl::StatusOr<int64_t> result = value.evaluate(dims);
   return result.ok() ? *result : std::numeric_limits<int64_t>::max();
 }
-
-class KernelStitcher {
-public:
-  /// `recompute`: values the cost model chose to recompute in every group
-  /// that reads them rather than keep in memory.
-  KernelStitcher(const Function &body, const TargetDescription &target,
-                 const absl::flat_hash_set<const Value *> &recompute)
-      : body_(body), target_(target), recompute_(recompute) {}
-
-  StitchedKernel run();
-
-private:
-  void chooseDominants();
-  /// The row dims of a group aligned with the main mapping's rows `rows`
-  /// (their count), or nullopt when its tiles cannot follow the main ones.
-  std::optional<size_t> alignedRowDims(const Operation &dominant,
-                                       const std::vector<DimExpr> &rows) const;
-  /// True when every read of `producer` by `consumer` is at an index whose
-  /// first `rowDims` dims are the consumer's row index.
-  bool readsRowLocally(const Operation &consumer, const Operation &producer, size_t rowDims) const;
-  /// The body result whose block tile can hold `value`'s tile when group
-  /// `reader` is the value's only reader (PlanBuffer::inResult): the reader
-  /// is element-wise, its dominant is a result of the value's type, none of
-  /// its inlined ops is a result, and it reads the value only at the
-  /// element it writes; nullptr otherwise.
-  const Value *resultHome(const Value *value, size_t reader) const;
-  /// Sets PlanBuffer::inResult on the block buffers of `v` whose value has
-  /// a resultHome in its only reader, which writes nothing but that result;
-  /// a result holds one tile, and tiles bounded by the target's
-  /// resultTileMinBytes stay on their own. `claimed` (value -> home) were admitted as
-  /// block buffers beyond the budget on the promise of their home and are
-  /// placed first.
-  void placeTilesInResults(KernelVariant &v,
-                           const absl::flat_hash_map<const Value *, const Value *> &claimed) const;
-  /// `demoted`: values kept out of block buffers (Global, or recomputed when
-  /// they are sub-dominants) to bring the variant within the budget.
-  KernelVariant planVariant(const KernelVariant &mainVariant, StitchedKernel &out,
-                            const absl::flat_hash_set<const Value *> &demoted) const;
-  /// planVariant, demoting the largest block buffer, one at a time, while
-  /// the variant's block buffers together exceed the target's budget.
-  KernelVariant planWithinBudget(const KernelVariant &mainVariant, StitchedKernel &out) const;
-  /// When the catch-all variant leaves a row tile unbounded (rows of any
-  /// length) and bounding it lets block buffers keep more values, inserts
-  /// before it the same mapping for rows whose f32 tile fits half the block
-  /// buffer (softmax over rows of 30000: exp kept for the division).
-  void addBoundedVariant(const KernelVariant &catchAll, StitchedKernel &out) const;
-  /// In a variant that splits the main rows into chunks: gives `group` (of
-  /// `dominant`, aligned with the main rows) the same chunks, a RowPartial
-  /// mapping for a row reduction over those rows, a split element-wise one
-  /// otherwise; false when its dominant has neither.
-  bool splitAlongRows(const Operation &dominant, const std::vector<DimExpr> &rows,
-                      const ThreadMapping &mainMapping, PlanGroup &group) const;
-  /// True when group `g` is a column reduction over exactly the main rows
-  /// that no other group reads: it can be split over the row blocks.
-  bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
-                      const ThreadMapping &mainMapping) const;
-  /// Dominant merging: expensive element-wise ops that a group recomputes
-  /// after an earlier group of its phase computed them become sub-dominants
-  /// of the earlier group, which keeps their tiles in block buffers.
-  /// `claimed`: values admitted beyond the budget because they will live in
-  /// a result (value -> that result); each result is promised once.
-  void shareSubDominants(KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
-                         const std::vector<int> &phase, const std::vector<int> &stage,
-                         int64_t rowsPerBlock, const absl::flat_hash_set<const Value *> &demoted,
-                         absl::flat_hash_map<const Value *, const Value *> &claimed) const;
-
-  /// The cost model: bytes a variant moves through global memory.
-  DimExpr estimateBytes(const KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
-                        const std::vector<int> &phase) const;
-
-  const Function &body_;
-  const TargetDescription &target_;
-  const absl::flat_hash_set<const Value *> &recompute_;
-  std::vector<const Operation *> dominants_; // program order
-  absl::flat_hash_map<const Value *, int> groupOf_;
-  absl::flat_hash_set<const Value *> results_;
-  /// What each group computes and reads, found by walking from its
-  /// dominant through the ops it inlines.
-  struct GroupInputs {
-    std::vector<const Operation *> inlined; // program order
-    std::vector<int> reads;                 // groups whose values it reads, ascending
-    std::vector<const Value *> params;      // body parameters it reads
-  };
-  std::vector<GroupInputs> inputs_;
-  /// How many groups read each group's dominant.
-  std::vector<int> readers_;
-  int main_ = -1;
-};
 
 void KernelStitcher::chooseDominants() {
   for (const FunctionResult &r : body_.results())
@@ -232,65 +116,6 @@ void KernelStitcher::chooseDominants() {
   for (size_t g = 0; g < dominants_.size(); ++g)
     if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
       main_ = static_cast<int>(g);
-}
-
-const Value *KernelStitcher::resultHome(const Value *value, size_t reader) const {
-  const Operation &dominant = *dominants_[reader];
-  const Operation *producer = value->definingOp();
-  if (!target_.resultTilesAsBlockBuffers || !producer || !results_.contains(dominant.result()) ||
-      dominant.type() != value->type() ||
-      classifyMapping(dominant).kind != MappingKind::Elementwise)
-    return nullptr;
-  // Outputs are stored in op order, the dominant last: an earlier output
-  // would be computed after the dominant overwrote the tile it reads.
-  for (const Operation *op : inputs_[reader].inlined)
-    if (results_.contains(op->result()))
-      return nullptr;
-  if (!readsRowLocally(dominant, *producer, static_cast<size_t>(value->type().rank())))
-    return nullptr;
-  return dominant.result();
-}
-
-void KernelStitcher::placeTilesInResults(
-    KernelVariant &v, const absl::flat_hash_map<const Value *, const Value *> &claimed) const {
-  absl::flat_hash_set<const Value *> buffered, used;
-  for (const PlanBuffer &b : v.buffers)
-    if (b.level != BufferLevel::Register)
-      buffered.insert(b.value);
-  std::vector<PlanBuffer *> order;
-  for (PlanBuffer &b : v.buffers)
-    if (claimed.contains(b.value))
-      order.push_back(&b);
-  for (PlanBuffer &b : v.buffers)
-    if (!claimed.contains(b.value))
-      order.push_back(&b);
-  for (PlanBuffer *buffer : order) {
-    PlanBuffer &b = *buffer;
-    if (b.level != BufferLevel::Block || b.accumulators || b.partials)
-      continue;
-    std::optional<size_t> reader;
-    bool one = true;
-    for (const PlanEdge &e : v.edges)
-      if (e.value == b.value) {
-        one = one && (!reader || *reader == static_cast<size_t>(e.consumer));
-        reader = static_cast<size_t>(e.consumer);
-      }
-    if (!reader || !one || *reader >= dominants_.size())
-      continue;
-    const PlanGroup &group = v.groups[*reader];
-    bool writesOnlyDominant =
-        std::none_of(group.ops.begin(), group.ops.end(), [&](const Operation *op) {
-          return op != group.dominant &&
-                 (results_.contains(op->result()) || buffered.contains(op->result()));
-        });
-    const Value *home = writesOnlyDominant ? resultHome(b.value, *reader) : nullptr;
-    if (std::optional<int64_t> bound = sizeBound(b.elements, v.predicates);
-        !claimed.contains(b.value) && bound &&
-        *bound * elementByteSize(b.value->type().elementType()) <= target_.resultTileMinBytes)
-      home = nullptr;
-    if (home && used.insert(home).second)
-      b.inResult = home;
-  }
 }
 
 std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
@@ -678,141 +503,6 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   return v;
 }
 
-void KernelStitcher::shareSubDominants(
-    KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
-    const std::vector<int> &phase, const std::vector<int> &stage, int64_t rowsPerBlock,
-    const absl::flat_hash_set<const Value *> &demoted,
-    absl::flat_hash_map<const Value *, const Value *> &claimed) const {
-  // A shared value is read from its buffer by every group emitted after its
-  // writer, so every other group that computes it must be a reader: same
-  // phase, later stage, reading only rows of its own block.
-  size_t numGroups = dominants_.size();
-  absl::flat_hash_map<const Value *, size_t> shared; // value -> the group writing it
-  std::vector<bool> changed(numGroups, false);
-  for (size_t g = 0; g < numGroups; ++g) {
-    MappingKind kind = v.groups[g].mapping.kind;
-    if (!rowDims[g] || (kind != MappingKind::RowReduce && kind != MappingKind::Elementwise))
-      continue;
-    const std::vector<DimExpr> &tileShape = kind == MappingKind::RowReduce
-                                                ? dominants_[g]->operand(0)->type().shape()
-                                                : dominants_[g]->type().shape();
-    DimExpr elements = DimExpr(rowsPerBlock) * dimProduct(suffixFrom(tileShape, *rowDims[g]));
-    for (const Operation *op : inputs_[g].inlined) {
-      const Value *value = op->result();
-      if (op->info().category != OpCategory::ExpensiveElementwise || shared.contains(value) ||
-          demoted.contains(value) || value->type().shape() != tileShape)
-        continue;
-      std::vector<size_t> readers;
-      bool readable = true;
-      for (size_t h = 0; h < numGroups && readable; ++h) {
-        const std::vector<const Operation *> &ops = inputs_[h].inlined;
-        if (h == g || std::find(ops.begin(), ops.end(), op) == ops.end())
-          continue;
-        readable = rowDims[h] && phase[h] == phase[g] && stage[h] > stage[g] &&
-                   readsRowLocally(*dominants_[h], *op, *rowDims[g]);
-        readers.push_back(h);
-      }
-      std::optional<int64_t> count = sizeBound(elements, v.predicates);
-      bool fits = count &&
-                  *count * elementByteSize(value->type().elementType()) <= target_.blockBufferBytes;
-      const Value *home = readable && readers.size() == 1 ? resultHome(value, readers[0]) : nullptr;
-      bool homeFree = home && std::none_of(claimed.begin(), claimed.end(),
-                                           [&](const auto &c) { return c.second == home; });
-      if (!readable || readers.empty() || (!fits && !homeFree))
-        continue;
-      if (!fits)
-        claimed.emplace(value, home);
-      shared.emplace(value, g);
-      v.buffers.push_back(PlanBuffer{value, BufferLevel::Block, elements});
-      for (size_t h : readers) {
-        v.edges.push_back(
-            {value, static_cast<int>(g), static_cast<int>(h), StitchScheme::Regional});
-        changed[h] = true;
-      }
-    }
-  }
-  for (size_t h = 0; h < numGroups; ++h) {
-    if (!changed[h])
-      continue;
-    // The group now inlines only what it reaches without passing a value
-    // read from a block buffer.
-    absl::flat_hash_set<const Operation *> reached;
-    std::vector<const Operation *> stack{dominants_[h]};
-    while (!stack.empty()) {
-      const Operation *op = stack.back();
-      stack.pop_back();
-      for (const Value *operand : op->operands()) {
-        const Operation *def = operand->definingOp();
-        auto writer = shared.find(operand);
-        bool readFromBuffer = writer != shared.end() && writer->second != h;
-        if (def && !groupOf_.contains(operand) && !readFromBuffer && reached.insert(def).second)
-          stack.push_back(def);
-      }
-    }
-    std::vector<const Operation *> &ops = v.groups[h].ops;
-    ops.erase(std::remove_if(ops.begin(), ops.end(),
-                             [&](const Operation *op) {
-                               return op != dominants_[h] && !reached.contains(op);
-                             }),
-              ops.end());
-    // Edges whose value the group no longer reads go.
-    auto reads = [&](const Value *value) {
-      for (const Operation *op : ops)
-        for (const Value *operand : op->operands())
-          if (operand == value)
-            return true;
-      return false;
-    };
-    v.edges.erase(std::remove_if(v.edges.begin(), v.edges.end(),
-                                 [&](const PlanEdge &e) {
-                                   return e.consumer == static_cast<int>(h) && !reads(e.value);
-                                 }),
-                  v.edges.end());
-  }
-  // A shared value whose readers all read a later shared value instead
-  // (softmax's e / s when log(e / s) is shared too) needs no buffer.
-  v.buffers.erase(
-      std::remove_if(v.buffers.begin(), v.buffers.end(),
-                     [&](const PlanBuffer &b) {
-                       return shared.contains(b.value) &&
-                              std::none_of(v.edges.begin(), v.edges.end(),
-                                           [&](const PlanEdge &e) { return e.value == b.value; });
-                     }),
-      v.buffers.end());
-}
-
-DimExpr KernelStitcher::estimateBytes(const KernelVariant &v,
-                                      const std::vector<std::optional<size_t>> &rowDims,
-                                      const std::vector<int> &phase) const {
-  // Groups that share the main rows read their block's tiles while they are
-  // in cache: a parameter costs one pass per phase that reads it. Other
-  // groups read theirs on their own. A value crossing a grid barrier costs
-  // its write and one read per phase that reads it; block buffers nothing.
-  DimExpr bytes(0);
-  absl::flat_hash_set<std::pair<const Value *, int>> read;
-  for (size_t g = 0; g < dominants_.size(); ++g) {
-    for (const Value *param : inputs_[g].params) {
-      if (rowDims[g] && !read.insert({param, phase[g]}).second)
-        continue;
-      bytes = bytes + tensorBytes(param->type());
-    }
-    if (results_.contains(dominants_[g]->result()))
-      bytes = bytes + tensorBytes(dominants_[g]->type());
-  }
-  absl::flat_hash_set<const Value *> written;
-  for (const PlanEdge &e : v.edges) {
-    // Partials are counted by planVariant.
-    if (e.scheme != StitchScheme::Global ||
-        isPartial(v.groups[static_cast<size_t>(e.producer)].mapping.kind))
-      continue;
-    if (!results_.contains(e.value) && written.insert(e.value).second)
-      bytes = bytes + tensorBytes(e.value->type());
-    if (read.insert({e.value, phase[static_cast<size_t>(e.consumer)]}).second)
-      bytes = bytes + tensorBytes(e.value->type());
-  }
-  return bytes;
-}
-
 StitchedKernel KernelStitcher::run() {
   chooseDominants();
   StitchedKernel out;
@@ -848,8 +538,6 @@ StitchedKernel KernelStitcher::run() {
   out.scratch = std::move(ordered);
   return out;
 }
-
-} // namespace
 
 namespace {
 
