@@ -10,41 +10,10 @@
 #include "backends/common/TypeLowering.h"
 #include "ir/Diagnostics.h"
 #include "ir/ScalarConversions.h"
+#include "ir/ValueFacts.h"
 #include "llvm/ADT/bit.h"
 
 namespace xs {
-
-namespace {
-
-/// True when `value` is a - broadcast(reduce_max(a)) with the broadcast
-/// putting each maximum back over the elements it was taken from: every
-/// element is <= 0 or NaN (softmax's argument of exp).
-bool isBelowRowMax(const Value &value) {
-  const Operation *sub = value.definingOp();
-  if (!sub || sub->kind() != OpKind::Sub)
-    return false;
-  const Value *a = sub->operand(0);
-  const Operation *broadcast = sub->operand(1)->definingOp();
-  if (!broadcast || broadcast->kind() != OpKind::Broadcast ||
-      broadcast->type().shape() != a->type().shape())
-    return false;
-  const Operation *max = broadcast->operand(0)->definingOp();
-  if (!max || max->kind() != OpKind::ReduceMax || max->operand(0) != a)
-    return false;
-  const Attribute *reduced = max->attr("dims");
-  const Attribute *placed = broadcast->attr("dims");
-  if (!reduced || !placed)
-    return false;
-  // The maximum's dims (the kept ones, in order) go back where they were.
-  std::vector<int64_t> kept;
-  const std::vector<int64_t> &dims = reduced->getIntList();
-  for (int64_t d = 0; d < a->type().rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end())
-      kept.push_back(d);
-  return placed->getIntList() == kept;
-}
-
-} // namespace
 
 void KernelContext::fail(const std::string &message) {
   if (status.ok())
@@ -211,7 +180,7 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
   case TypeRule::UnaryLogical:
     if (op.kind() == OpKind::Exp && ctx_.target.description().flushesSubnormals &&
         (operandType(0) == ElementType::F32 || operandType(0) == ElementType::F64) &&
-        isBelowRowMax(*op.operand(0)))
+        isAtMostItsMaximum(*op.operand(0)))
       result = math::emitExpNonPositiveFlushed(b, operand(0));
     else
       result = emitUnaryOp(b, op.kind(), operandType(0), operand(0));
