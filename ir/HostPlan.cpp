@@ -64,7 +64,10 @@ std::string stepText(const HostStep &step) {
       out += strCat("      ", v.symbol, " when ",
                     predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
                     " grid ", v.grid.str(),
-                    v.phases > 1 ? strCat(" phases ", v.phases) : std::string(), "\n");
+                    v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
+                    v.blocksPerTask == DimExpr(1) ? std::string()
+                                                  : strCat(" blocks/task ", v.blocksPerTask.str()),
+                    "\n");
     }
     return out;
   }

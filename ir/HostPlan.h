@@ -53,6 +53,9 @@ struct HostLaunchVariant {
   /// barrier (x86) compile one function per phase, named by phaseSymbol(),
   /// and the runtime runs them one after another over the whole grid.
   int phases = 1;
+  /// Vertical packing: consecutive blocks one task runs
+  /// (KernelVariant::blocksPerTask).
+  DimExpr blocksPerTask = DimExpr(1);
 };
 
 /// The function of phase `phase` of a launch variant on targets that split

@@ -112,7 +112,11 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
                     absl::StrJoin(predicates, " and "),
                     dims.empty() || vi != chosen ? "" : "  <- this run", ": grid ",
                     sized(v.grid, dims), " blocks, ", v.phases.size(), " phase",
-                    v.phases.size() == 1 ? "" : "s", "\n");
+                    v.phases.size() == 1 ? "" : "s",
+                    v.blocksPerTask == DimExpr(1)
+                        ? std::string()
+                        : strCat(", ", sized(v.blocksPerTask, dims), " blocks per task"),
+                    "\n");
       for (size_t g = 0; g < v.groups.size(); ++g) {
         const PlanGroup &group = v.groups[g];
         out += strCat("    group ", g, " (phase ", phaseOf(v, static_cast<int>(g)), "): dominant ",

@@ -145,6 +145,8 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
   }
   if (v.estimatedBytes != DimExpr(0))
     out += strCat("    estimated bytes ", v.estimatedBytes.str(), "\n");
+  if (v.blocksPerTask != DimExpr(1))
+    out += strCat("    vertical packing: ", v.blocksPerTask.str(), " blocks per task\n");
 }
 
 } // namespace

@@ -184,6 +184,11 @@ struct KernelVariant {
   /// global memory (each group's reads, every write); empty when the
   /// planner did not estimate it (one op per kernel: KernelPlan::minimumBytes).
   DimExpr estimatedBytes;
+  /// Vertical packing: consecutive grid blocks one task runs, one after
+  /// another (on x86 a task is a worker's range of blocks). A grid of many
+  /// small blocks is packed into about TargetDescription::tasksPerUnit
+  /// tasks per parallel unit.
+  DimExpr blocksPerTask = DimExpr(1);
 };
 
 struct KernelPlan {

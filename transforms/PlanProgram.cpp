@@ -238,11 +238,17 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
   for (const FunctionResult &result : body.results())
     kernel.minimumBytes = kernel.minimumBytes + plan::tensorBytes(result.value->type());
 
+  // Vertical packing: a grid of many blocks runs as about tasksPerUnit
+  // tasks per parallel unit, each over consecutive blocks.
+  if (int64_t tasks = target_.tasksPerUnit * std::max<int64_t>(target_.parallelUnits, 1);
+      target_.tasksPerUnit > 0 && tasks > 1)
+    for (KernelVariant &v : kernel.variants)
+      v.blocksPerTask = DimExpr::ceilDiv(v.grid, tasks);
   for (size_t i = 0; i < kernel.variants.size(); ++i) {
     const KernelVariant &v = kernel.variants[i];
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
-                                              static_cast<int>(v.phases.size())});
+                                              static_cast<int>(v.phases.size()), v.blocksPerTask});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;
@@ -499,6 +505,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     planExprs.push_back(kernel.minimumBytes);
     for (const KernelVariant &v : kernel.variants) {
       planExprs.push_back(v.grid);
+      planExprs.push_back(v.blocksPerTask);
       for (const DimPredicate &p : v.predicates) {
         planExprs.push_back(p.lhs);
         planExprs.push_back(p.rhs);

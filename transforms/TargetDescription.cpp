@@ -14,6 +14,7 @@ TargetDescription genericCpuTarget() {
   t.packedRowElements = 256;
   t.resultTilesAsBlockBuffers = true;
   t.resultTileMinBytes = 8 * 1024;
+  t.tasksPerUnit = 4;
   return t;
 }
 

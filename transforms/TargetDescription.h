@@ -35,6 +35,10 @@ struct TargetDescription {
   /// and a result the kernel never reads can be written with streaming
   /// stores (softmax over rows of 32 f32: 0.85 to 0.94 of the time).
   int64_t resultTileMinBytes = 0;
+  /// Vertical packing (KernelVariant::blocksPerTask): tasks per parallel
+  /// unit a grid is packed into, enough to balance uneven blocks without
+  /// paying a task's overhead per block; 0: one block per task.
+  int64_t tasksPerUnit = 0;
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;

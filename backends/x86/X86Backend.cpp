@@ -111,6 +111,7 @@ TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
   d.packedRowElements = 256;
   d.resultTilesAsBlockBuffers = true;
   d.resultTileMinBytes = 8 * 1024;
+  d.tasksPerUnit = 4;
   d.flushesSubnormals = options.flushDenormals;
   return d;
 }

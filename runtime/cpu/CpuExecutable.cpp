@@ -298,9 +298,14 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   }
   const int64_t *dims = call.symbolValues.data();
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
-  // About four chunks per worker: enough to balance uneven blocks without
-  // paying task overhead per block.
-  int64_t grain = std::max<int64_t>(1, *grid / (workers * 4));
+  // The plan's vertical packing: a task runs up to blocksPerTask
+  // consecutive blocks.
+  absl::StatusOr<int64_t> packed = step.variants[*variant].blocksPerTask.evaluate(call.dims);
+  if (!packed.ok())
+    return absl::InternalError(strCat("kernel ", step.kernel, ": blocks per task ",
+                                      step.variants[*variant].blocksPerTask.str(), ": ",
+                                      packed.status().message()));
+  int64_t grain = std::max<int64_t>(1, *packed);
   // Each phase is one parallel round over the grid; the end of the round is
   // the grid barrier.
   for (CpuKernelFn fn : kernels_[stepIndex][*variant]) {

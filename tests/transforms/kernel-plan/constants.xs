@@ -7,6 +7,7 @@
 // CHECK-NEXT:     group 0 dominant %wb: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k1_mul(%x: f32[N, 4], %wb: f32[N, 4]) -> (%y: f32[N, 4]) bytes 48*N {
 // CHECK-NEXT:   %y = mul %x, %wb : f32[N, 4]
@@ -14,6 +15,7 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @dense {
 // CHECK-NEXT:   symbols: [N]
@@ -25,9 +27,9 @@
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_broadcast(#1, #2) ops [%wb = broadcast] bytes 16*N + 16
-// CHECK-NEXT:       k0_broadcast.v0 when (none) grid (N + 63)/64
+// CHECK-NEXT:       k0_broadcast.v0 when (none) grid (N + 63)/64 blocks/task ((N + 63)/64 + 7)/8
 // CHECK-NEXT:     1: launch k1_mul(#0, #2, #3) ops [%y = mul] bytes 48*N
-// CHECK-NEXT:       k1_mul.v0 when (none) grid (N + 63)/64
+// CHECK-NEXT:       k1_mul.v0 when (none) grid (N + 63)/64 blocks/task ((N + 63)/64 + 7)/8
 // CHECK-NEXT:   outputs: [#3]
 // CHECK-NEXT: }
 func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {
@@ -46,6 +48,7 @@ func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {
 // CHECK-NEXT:     group 0 dominant %a: elementwise rows 1 cols N rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 16383)/16384 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 1:
 // CHECK-NEXT:     group 0 dominant %a: elementwise rows 1 cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -58,6 +61,7 @@ func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows 1 cols N rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 16383)/16384 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 1:
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows 1 cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -69,6 +73,7 @@ func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {
 // CHECK-NEXT:     group 0 dominant %s: elementwise rows 1 cols N rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 16383)/16384 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 1:
 // CHECK-NEXT:     group 0 dominant %s: elementwise rows 1 cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -85,13 +90,13 @@ func @dense(%x: f32[N, 4]) -> (y: f32[N, 4]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_mul(#0, #2) ops [%a = mul] bytes 8*N
-// CHECK-NEXT:       k0_mul.v0 when N > 16384 grid (N + 16383)/16384
+// CHECK-NEXT:       k0_mul.v0 when N > 16384 grid (N + 16383)/16384 blocks/task ((N + 16383)/16384 + 7)/8
 // CHECK-NEXT:       k0_mul.v1 when (none) grid 1
 // CHECK-NEXT:     1: launch k1_add(#2, #3) ops [%y = add] bytes 8*N
-// CHECK-NEXT:       k1_add.v0 when N > 16384 grid (N + 16383)/16384
+// CHECK-NEXT:       k1_add.v0 when N > 16384 grid (N + 16383)/16384 blocks/task ((N + 16383)/16384 + 7)/8
 // CHECK-NEXT:       k1_add.v1 when (none) grid 1
 // CHECK-NEXT:     2: launch k2_constant(#4) ops [%s = constant] bytes 4*N
-// CHECK-NEXT:       k2_constant.v0 when N > 16384 grid (N + 16383)/16384
+// CHECK-NEXT:       k2_constant.v0 when N > 16384 grid (N + 16383)/16384 blocks/task ((N + 16383)/16384 + 7)/8
 // CHECK-NEXT:       k2_constant.v1 when (none) grid 1
 // CHECK-NEXT:   outputs: [#3, #4]
 // CHECK-NEXT: }

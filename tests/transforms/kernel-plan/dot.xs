@@ -8,14 +8,17 @@
 // CHECK-NEXT:     group 0 dominant %bb: elementwise rows M cols N rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((M + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when M < 4 and N > 16384 grid M*((N + 16383)/16384):
 // CHECK-NEXT:     group 0 dominant %bb: elementwise rows M cols N rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (M*((N + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid M:
 // CHECK-NEXT:     group 0 dominant %bb: elementwise rows M cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (M + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k1_add(%h: f32[M, N], %bb: f32[M, N]) -> (%y: f32[M, N]) bytes 12*M*N {
 // CHECK-NEXT:   %y = add %h, %bb : f32[M, N]
@@ -23,14 +26,17 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows M cols N rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((M + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when M < 4 and N > 16384 grid M*((N + 16383)/16384):
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows M cols N rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (M*((N + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid M:
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows M cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (M + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @mlp {
 // CHECK-NEXT:   symbols: [M, K, N]
@@ -45,13 +51,13 @@
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: library dot(#0, #1, #3) ops [%h = dot] bytes 4*K*M + 4*K*N + 4*M*N
 // CHECK-NEXT:     1: launch k0_broadcast(#2, #4) ops [%bb = broadcast] bytes 4*M*N + 4*N
-// CHECK-NEXT:       k0_broadcast.v0 when N <= 64 grid (M + 3)/4
-// CHECK-NEXT:       k0_broadcast.v1 when M < 4 and N > 16384 grid M*((N + 16383)/16384)
-// CHECK-NEXT:       k0_broadcast.v2 when (none) grid M
+// CHECK-NEXT:       k0_broadcast.v0 when N <= 64 grid (M + 3)/4 blocks/task ((M + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_broadcast.v1 when M < 4 and N > 16384 grid M*((N + 16383)/16384) blocks/task (M*((N + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_broadcast.v2 when (none) grid M blocks/task (M + 7)/8
 // CHECK-NEXT:     2: launch k1_add(#3, #4, #5) ops [%y = add] bytes 12*M*N
-// CHECK-NEXT:       k1_add.v0 when N <= 64 grid (M + 3)/4
-// CHECK-NEXT:       k1_add.v1 when M < 4 and N > 16384 grid M*((N + 16383)/16384)
-// CHECK-NEXT:       k1_add.v2 when (none) grid M
+// CHECK-NEXT:       k1_add.v0 when N <= 64 grid (M + 3)/4 blocks/task ((M + 3)/4 + 7)/8
+// CHECK-NEXT:       k1_add.v1 when M < 4 and N > 16384 grid M*((N + 16383)/16384) blocks/task (M*((N + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k1_add.v2 when (none) grid M blocks/task (M + 7)/8
 // CHECK-NEXT:   outputs: [#5]
 // CHECK-NEXT: }
 func @mlp(%x: f32[M, K], %w: f32[K, N], %b: f32[N]) -> (y: f32[M, N]) {
@@ -68,6 +74,7 @@ func @mlp(%x: f32[M, K], %w: f32[K, N], %b: f32[N]) -> (y: f32[M, N]) {
 // CHECK-NEXT:     group 0 dominant %w: elementwise rows K cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((K + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @dot_splat {
 // CHECK-NEXT:   symbols: [M, K]
@@ -78,7 +85,7 @@ func @mlp(%x: f32[M, K], %w: f32[K, N], %b: f32[N]) -> (y: f32[M, N]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_constant(#1) ops [%w = constant] bytes 16*K
-// CHECK-NEXT:       k0_constant.v0 when (none) grid (K + 63)/64
+// CHECK-NEXT:       k0_constant.v0 when (none) grid (K + 63)/64 blocks/task ((K + 63)/64 + 7)/8
 // CHECK-NEXT:     1: library dot(#0, #1, #2) ops [%y = dot] bytes 4*K*M + 16*K + 16*M
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }

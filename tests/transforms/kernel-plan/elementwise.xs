@@ -9,14 +9,17 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when N < 4 and C > 16384 grid N*((C + 16383)/16384):
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (N*((C + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid N:
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows N cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (N + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @ew {
 // CHECK-NEXT:   symbols: [N, C]
@@ -27,9 +30,9 @@
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_add(#0, #1, #2) ops [%y = add] bytes 12*C*N
-// CHECK-NEXT:       k0_add.v0 when C <= 64 grid (N + 3)/4
-// CHECK-NEXT:       k0_add.v1 when N < 4 and C > 16384 grid N*((C + 16383)/16384)
-// CHECK-NEXT:       k0_add.v2 when (none) grid N
+// CHECK-NEXT:       k0_add.v0 when C <= 64 grid (N + 3)/4 blocks/task ((N + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_add.v1 when N < 4 and C > 16384 grid N*((C + 16383)/16384) blocks/task (N*((C + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_add.v2 when (none) grid N blocks/task (N + 7)/8
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
@@ -45,6 +48,7 @@ func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows 4096 cols 768 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: 512 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @ew_static {
 // CHECK-NEXT:   symbols: []
@@ -55,7 +59,7 @@ func @ew(%a: f32[N, C], %b: f32[N, C]) -> (y: f32[N, C]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_mul(#0, #1, #2) ops [%y = mul] bytes 37748736
-// CHECK-NEXT:       k0_mul.v0 when (none) grid 4096
+// CHECK-NEXT:       k0_mul.v0 when (none) grid 4096 blocks/task 512
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @ew_static(%a: f32[4096, 768], %b: f32[4096, 768]) -> (y: f32[4096, 768]) {
@@ -95,10 +99,12 @@ func @ew_long_rows(%a: f16[2, 1000000]) -> (y: f16[2, 1000000]) {
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows R cols 100000 rows/block 1 cols/block 25000 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (4*R + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows R cols 100000 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (R + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @ew_long_sym {
 // CHECK-NEXT:   symbols: [R]
@@ -108,8 +114,8 @@ func @ew_long_rows(%a: f16[2, 1000000]) -> (y: f16[2, 1000000]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_neg(#0, #1) ops [%y = neg] bytes 800000*R
-// CHECK-NEXT:       k0_neg.v0 when R < 4 grid 4*R
-// CHECK-NEXT:       k0_neg.v1 when (none) grid R
+// CHECK-NEXT:       k0_neg.v0 when R < 4 grid 4*R blocks/task (4*R + 7)/8
+// CHECK-NEXT:       k0_neg.v1 when (none) grid R blocks/task (R + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @ew_long_sym(%a: f32[R, 100000]) -> (y: f32[R, 100000]) {

@@ -7,6 +7,7 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows B*S cols 512 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (B*S + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @embed {
 // CHECK-NEXT:   symbols: [V, B, S]
@@ -17,7 +18,7 @@
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_gather(#0, #1, #2) ops [%y = gather] bytes 2052*B*S + 2048*V
-// CHECK-NEXT:       k0_gather.v0 when (none) grid B*S
+// CHECK-NEXT:       k0_gather.v0 when (none) grid B*S blocks/task (B*S + 7)/8
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @embed(%table: f32[V, 512], %ids: i32[B, S]) -> (y: f32[B, S, 512]) {
@@ -32,6 +33,7 @@ func @embed(%table: f32[V, 512], %ids: i32[B, S]) -> (y: f32[B, S, 512]) {
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows B cols 1 rows/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((B + 255)/256 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @take {
 // CHECK-NEXT:   symbols: [B, K]
@@ -42,7 +44,7 @@ func @embed(%table: f32[V, 512], %ids: i32[B, S]) -> (y: f32[B, S, 512]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_take_along_axis(#0, #1, #2) ops [%y = take_along_axis] bytes 4*B*K + 12*B
-// CHECK-NEXT:       k0_take_along_axis.v0 when (none) grid (B + 255)/256
+// CHECK-NEXT:       k0_take_along_axis.v0 when (none) grid (B + 255)/256 blocks/task ((B + 255)/256 + 7)/8
 // CHECK-NEXT:   outputs: [#2]
 // CHECK-NEXT: }
 func @take(%x: f32[B, K], %idx: i64[B, 1]) -> (y: f32[B, 1]) {

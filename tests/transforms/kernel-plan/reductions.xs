@@ -14,16 +14,19 @@
 // CHECK-NEXT:     buffers: %y global partials B*S*((H + 16383)/16384)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4*B*H*S + 8*B*S*((H + 16383)/16384) + 4*B*S
+// CHECK-NEXT:     vertical packing: (B*S*((H + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when H <= 64 grid (B*S + 3)/4:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
+// CHECK-NEXT:     vertical packing: ((B*S + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid B*S:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows B*S cols H rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*B*H*S + 4*B*S
+// CHECK-NEXT:     vertical packing: (B*S + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @row {
 // CHECK-NEXT:   symbols: [B, S, H]
@@ -34,9 +37,9 @@
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_max(#0, #1, #2) ops [%y = reduce_max] bytes 4*B*H*S + 4*B*S
-// CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2
-// CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 3)/4
-// CHECK-NEXT:       k0_reduce_max.v2 when (none) grid B*S
+// CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2 blocks/task (B*S*((H + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 3)/4 blocks/task ((B*S + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_reduce_max.v2 when (none) grid B*S blocks/task (B*S + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
@@ -56,16 +59,19 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // CHECK-NEXT:     buffers: %y global partials R*((C + 16383)/16384)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4*C*R + 16*R*((C + 16383)/16384) + 4*R
+// CHECK-NEXT:     vertical packing: (R*((C + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when C <= 64 grid (R + 3)/4:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*C*R + 4*R
+// CHECK-NEXT:     vertical packing: ((R + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows R cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 4*C*R + 4*R
+// CHECK-NEXT:     vertical packing: (R + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @row_sym {
 // CHECK-NEXT:   symbols: [R, C]
@@ -76,9 +82,9 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*C*R + 4*R
-// CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2
-// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 3)/4
-// CHECK-NEXT:       k0_reduce_sum.v2 when (none) grid R
+// CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2 blocks/task (R*((C + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 3)/4 blocks/task ((R + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_reduce_sum.v2 when (none) grid R blocks/task (R + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
@@ -101,6 +107,7 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 // CHECK-NEXT:     buffers: %y global partials 1024*((B*S + 127)/128)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4096*B*S + 16384*((B*S + 127)/128) + 4096
+// CHECK-NEXT:     vertical packing: ((B*S + 127)/128 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 4:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows B*S cols 1024 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -116,7 +123,7 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4096*B*S + 4096
-// CHECK-NEXT:       k0_reduce_sum.v0 when B*S >= 512 grid (B*S + 127)/128 phases 2
+// CHECK-NEXT:       k0_reduce_sum.v0 when B*S >= 512 grid (B*S + 127)/128 phases 2 blocks/task ((B*S + 127)/128 + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 4
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
@@ -137,11 +144,13 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // CHECK-NEXT:     buffers: %y global partials C*((R + 127)/128)
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 8*C*R + 16*C*((R + 127)/128) + 8*C
+// CHECK-NEXT:     vertical packing: ((R + 127)/128 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid (C + 127)/128:
 // CHECK-NEXT:     group 0 dominant %y: column-reduce rows R cols C cols/block 128 lanes 8 vector 4
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: %y block accumulators 128
 // CHECK-NEXT:     estimated bytes 8*C*R + 8*C
+// CHECK-NEXT:     vertical packing: ((C + 127)/128 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @column_sym {
 // CHECK-NEXT:   symbols: [R, C]
@@ -152,8 +161,8 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_min(#0, #1, #2) ops [%y = reduce_min] bytes 8*C*R + 8*C
-// CHECK-NEXT:       k0_reduce_min.v0 when R >= 512 grid (R + 127)/128 phases 2
-// CHECK-NEXT:       k0_reduce_min.v1 when (none) grid (C + 127)/128
+// CHECK-NEXT:       k0_reduce_min.v0 when R >= 512 grid (R + 127)/128 phases 2 blocks/task ((R + 127)/128 + 7)/8
+// CHECK-NEXT:       k0_reduce_min.v1 when (none) grid (C + 127)/128 blocks/task ((C + 127)/128 + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @column_sym(%x: f64[R, C]) -> (y: f64[C]) {
@@ -168,6 +177,7 @@ func @column_sym(%x: f64[R, C]) -> (y: f64[C]) {
 // CHECK-NEXT:     group 0 dominant %y: batch-column-reduce batch B rows S cols 768 cols/block 256 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: %y block accumulators 256
+// CHECK-NEXT:     vertical packing: (3*B + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @batch_column {
 // CHECK-NEXT:   symbols: [B, S]
@@ -177,7 +187,7 @@ func @column_sym(%x: f64[R, C]) -> (y: f64[C]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1) ops [%y = reduce_sum] bytes 3072*B*S + 3072*B
-// CHECK-NEXT:       k0_reduce_sum.v0 when (none) grid 3*B
+// CHECK-NEXT:       k0_reduce_sum.v0 when (none) grid 3*B blocks/task (3*B + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @batch_column(%x: f32[B, S, 768]) -> (y: f32[B, 768]) {
@@ -193,10 +203,12 @@ func @batch_column(%x: f32[B, S, 768]) -> (y: f32[B, 768]) {
 // CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((S + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid S:
 // CHECK-NEXT:     group 0 dominant %y: generic rows S cols 1 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (S + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @generic {
 // CHECK-NEXT:   symbols: [B, S, H]
@@ -206,8 +218,8 @@ func @batch_column(%x: f32[B, S, 768]) -> (y: f32[B, 768]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_prod(#0, #1) ops [%y = reduce_prod] bytes 4*B*H*S + 4*S
-// CHECK-NEXT:       k0_reduce_prod.v0 when B*H <= 64 grid (S + 3)/4
-// CHECK-NEXT:       k0_reduce_prod.v1 when (none) grid S
+// CHECK-NEXT:       k0_reduce_prod.v0 when B*H <= 64 grid (S + 3)/4 blocks/task ((S + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_reduce_prod.v1 when (none) grid S blocks/task (S + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {
@@ -227,6 +239,7 @@ func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {
 // CHECK-NEXT:     buffers: %y global partials (N + 16383)/16384
 // CHECK-NEXT:     edges: %y 0->1 global
 // CHECK-NEXT:     estimated bytes 4*N + 16*((N + 16383)/16384) + 4
+// CHECK-NEXT:     vertical packing: ((N + 16383)/16384 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 1:
 // CHECK-NEXT:     group 0 dominant %y: row-reduce rows 1 cols N rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
@@ -242,7 +255,7 @@ func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*N + 4
-// CHECK-NEXT:       k0_reduce_sum.v0 when N >= 65536 grid (N + 16383)/16384 phases 2
+// CHECK-NEXT:       k0_reduce_sum.v0 when N >= 65536 grid (N + 16383)/16384 phases 2 blocks/task ((N + 16383)/16384 + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 1
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }

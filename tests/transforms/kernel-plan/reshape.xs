@@ -8,14 +8,17 @@
 // CHECK-NEXT:     group 0 dominant %e: elementwise rows B cols 768*S rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((B + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when B < 4 and 768*S > 16384 grid B*((768*S + 16383)/16384):
 // CHECK-NEXT:     group 0 dominant %e: elementwise rows B cols 768*S rows/block 1 cols/block 16384 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (B*((768*S + 16383)/16384) + 7)/8 blocks per task
 // CHECK-NEXT:   variant 2 when (none) grid B:
 // CHECK-NEXT:     group 0 dominant %e: elementwise rows B cols 768*S rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (B + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k1_reshape(%e: f32[B, 768*S]) -> (%y: f32[B*S, 768]) bytes 6144*B*S {
 // CHECK-NEXT:   %y = reshape %e : f32[B*S, 768]
@@ -23,6 +26,7 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows B*S cols 768 rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (B*S + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @alias {
 // CHECK-NEXT:   symbols: [B, S]
@@ -37,11 +41,11 @@
 // CHECK-NEXT:     0: alias #0, #1 ops [%r = reshape]
 // CHECK-NEXT:     1: alias #1, #2 ops [%r2 = reshape]
 // CHECK-NEXT:     2: launch k0_exp(#2, #3) ops [%e = exp] bytes 6144*B*S
-// CHECK-NEXT:       k0_exp.v0 when 768*S <= 64 grid (B + 3)/4
-// CHECK-NEXT:       k0_exp.v1 when B < 4 and 768*S > 16384 grid B*((768*S + 16383)/16384)
-// CHECK-NEXT:       k0_exp.v2 when (none) grid B
+// CHECK-NEXT:       k0_exp.v0 when 768*S <= 64 grid (B + 3)/4 blocks/task ((B + 3)/4 + 7)/8
+// CHECK-NEXT:       k0_exp.v1 when B < 4 and 768*S > 16384 grid B*((768*S + 16383)/16384) blocks/task (B*((768*S + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_exp.v2 when (none) grid B blocks/task (B + 7)/8
 // CHECK-NEXT:     3: launch k1_reshape(#3, #4) ops [%y = reshape] bytes 6144*B*S
-// CHECK-NEXT:       k1_reshape.v0 when (none) grid B*S
+// CHECK-NEXT:       k1_reshape.v0 when (none) grid B*S blocks/task (B*S + 7)/8
 // CHECK-NEXT:   outputs: [#4]
 // CHECK-NEXT: }
 func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
@@ -60,6 +64,7 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT:     group 0 dominant %n: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k1_reshape(%n: f32[N, 4]) -> (%b: f32[N, 4]) bytes 32*N {
 // CHECK-NEXT:   %b = reshape %n : f32[N, 4]
@@ -67,6 +72,7 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT:     group 0 dominant %b: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k2_reshape(%x: f32[N, 4]) -> (%x_copy: f32[N, 4]) bytes 32*N {
 // CHECK-NEXT:   %x_copy = reshape %x : f32[N, 4]
@@ -75,6 +81,7 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT:     group 0 dominant %x_copy: elementwise rows N cols 4 rows/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((N + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @returned {
 // CHECK-NEXT:   symbols: [N]
@@ -86,11 +93,11 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_neg(#0, #1) ops [%n = neg] bytes 32*N
-// CHECK-NEXT:       k0_neg.v0 when (none) grid (N + 63)/64
+// CHECK-NEXT:       k0_neg.v0 when (none) grid (N + 63)/64 blocks/task ((N + 63)/64 + 7)/8
 // CHECK-NEXT:     1: launch k1_reshape(#1, #2) ops [%b = copy %n] bytes 32*N
-// CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 63)/64
+// CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 63)/64 blocks/task ((N + 63)/64 + 7)/8
 // CHECK-NEXT:     2: launch k2_reshape(#0, #3) ops [%x_copy = copy %x] bytes 32*N
-// CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 63)/64
+// CHECK-NEXT:       k1_reshape.v0 when (none) grid (N + 63)/64 blocks/task ((N + 63)/64 + 7)/8
 // CHECK-NEXT:   outputs: [#1, #2, #3]
 // CHECK-NEXT: }
 func @returned(%x: f32[N, 4]) -> (a: f32[N, 4], b: f32[N, 4], x: f32[N, 4]) {

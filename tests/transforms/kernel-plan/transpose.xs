@@ -8,6 +8,7 @@
 // CHECK-NEXT:     group 0 dominant %y: elementwise rows B*H cols S rows/block 64 cols/block 64 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (((B*H + 63)/64)*((S + 63)/64) + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: host @transpose {
 // CHECK-NEXT:   symbols: [B, S, H]
@@ -17,7 +18,7 @@
 // CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_transpose(#0, #1) ops [%y = transpose] bytes 8*B*H*S
-// CHECK-NEXT:       k0_transpose.v0 when (none) grid ((B*H + 63)/64)*((S + 63)/64)
+// CHECK-NEXT:       k0_transpose.v0 when (none) grid ((B*H + 63)/64)*((S + 63)/64) blocks/task (((B*H + 63)/64)*((S + 63)/64) + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
 func @transpose(%x: f32[B, S, H]) -> (y: f32[H, B, S]) {

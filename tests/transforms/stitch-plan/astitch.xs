@@ -44,6 +44,7 @@ func @independent(%x: f32[R, 64], %z: f32[R, 64]) -> (a, b) {
 // CHECK-NEXT:     buffers: %p block 1
 // CHECK-NEXT:     edges: %p 0->1 regional
 // CHECK-NEXT:     estimated bytes 8200*R
+// CHECK-NEXT:     vertical packing: (R + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK: 0: launch k0_add(#0, #1, #2, #3) ops [%p = pow, %pb = broadcast, %y = add] bytes 8200*R
 // CHECK: k0_add.v0 when (none) grid R
@@ -65,6 +66,7 @@ func @independent(%x: f32[R, 64], %z: f32[R, 64]) -> (a, b) {
 // CHECK-NEXT:     buffers: %c block accumulators 64, %m global R, %c global 256
 // CHECK-NEXT:     edges: %m 0->1 global, %m 0->2 global, %c 1->2 global
 // CHECK-NEXT:     estimated bytes 4108*R + 2048
+// CHECK-NEXT:     vertical packing: ((R + 63)/64 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK: 0: launch k0_mul(#0, #1, #2, #3) ops [%m = reduce_max, %mb = broadcast, %d = sub, %c = reduce_sum, %cb = broadcast, %y = mul] bytes 2048*R
 // CHECK: k0_mul.v0 when (none) grid (R + 63)/64 phases 3
@@ -77,6 +79,7 @@ func @independent(%x: f32[R, 64], %z: f32[R, 64]) -> (a, b) {
 // CHECK-NEXT:     phase 0: stage 0: groups [0, 1]
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     estimated bytes 1024*R
+// CHECK-NEXT:     vertical packing: ((R + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK: 0: launch k0_neg(#0, #1, #2, #3) ops [%a = exp, %b = neg] bytes 1024*R
 // CHECK: k0_neg.v0 when (none) grid (R + 3)/4

@@ -24,6 +24,7 @@
 // CHECK-NEXT:     buffers: %s global partials 14
 // CHECK-NEXT:     edges: %s 2->1 global, %s 0->2 global
 // CHECK-NEXT:     estimated bytes 2400240
+// CHECK-NEXT:     vertical packing: 2 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k0_reduce_max(%x: f32[B, 12, C]) -> (%s: f32[B, 12]) bytes 48*B*C + 48*B {
 // CHECK-NEXT:   %s = reduce_max %x {dims = [2]} : f32[B, 12]
@@ -31,10 +32,12 @@
 // CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (3*B + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid 12*B:
 // CHECK-NEXT:     group 0 dominant %s: row-reduce rows 12*B cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: B + (4*B + 7)/8 blocks per task
 // CHECK-NEXT: }
 // CHECK-LABEL: kernel @k0_argmax(%x: f32[R, C]) -> (%i: i64[R]) bytes 4*C*R + 8*R {
 // CHECK-NEXT:   %i = argmax %x {dim = 1} : i64[R]
@@ -42,10 +45,12 @@
 // CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 4 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: ((R + 3)/4 + 7)/8 blocks per task
 // CHECK-NEXT:   variant 1 when (none) grid R:
 // CHECK-NEXT:     group 0 dominant %i: row-reduce rows R cols C rows/block 1 lanes 8 vector 8
 // CHECK-NEXT:     phase 0: stage 0: groups [0]
 // CHECK-NEXT:     buffers: (none)
+// CHECK-NEXT:     vertical packing: (R + 7)/8 blocks per task
 // CHECK-NEXT: }
 func @known(%x: f32[2, 100000]) -> (s: f32[2], y: f32[2, 100000]) {
   %s = reduce_sum %x {dims = [1]}
