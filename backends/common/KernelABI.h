@@ -12,7 +12,8 @@
 // row-major data of the buffer's element type (i1 as one byte, f16/bf16 as
 // their 16-bit patterns).
 // `dims` holds the values of HostPlan::symbols in order. The function runs
-// blocks [blockBegin, blockEnd); the runtime splits the grid over its workers.
+// blocks [blockBegin, blockEnd); the runtime splits the grid over its workers
+// in tasks of at most the plan's HostLaunchVariant::blocksPerTask blocks.
 // Bit k of `streamMask` set: argument k is large enough that the kernel may
 // write it with streaming stores, which do not keep it in the caches
 // (CompiledProgram::streamingStoreBytes; backends/x86/StreamingStores.h).
