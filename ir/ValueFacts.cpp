@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+
 namespace xs {
 
 bool isAtMostItsMaximum(const Value &value) {
@@ -28,6 +30,97 @@ bool isAtMostItsMaximum(const Value &value) {
     if (std::find(dims.begin(), dims.end(), d) == dims.end())
       kept.push_back(d);
   return placed->getIntList() == kept;
+}
+
+namespace {
+
+/// Every op of `function` using each value, and whether it is a result.
+struct Uses {
+  absl::flat_hash_map<const Value *, std::vector<const Operation *>> users;
+  absl::flat_hash_map<const Value *, bool> returned;
+  explicit Uses(const Function &function) {
+    for (const auto &op : function.ops())
+      for (const Value *operand : op->operands())
+        users[operand].push_back(op.get());
+    for (const FunctionResult &result : function.results())
+      returned[result.value] = true;
+  }
+  const std::vector<const Operation *> &of(const Value *value) const {
+    static const std::vector<const Operation *> none;
+    auto it = users.find(value);
+    return it == users.end() ? none : it->second;
+  }
+  bool isResult(const Value *value) const { return returned.contains(value); }
+};
+
+/// `op` is a broadcast of `reduction`'s result back over its operand's
+/// elements (the placement isAtMostItsMaximum checks).
+bool broadcastsBack(const Operation &op, const Operation &reduction) {
+  if (op.kind() != OpKind::Broadcast || op.operand(0) != reduction.result() ||
+      op.type().shape() != reduction.operand(0)->type().shape())
+    return false;
+  const Attribute *reduced = reduction.attr("dims");
+  const Attribute *placed = op.attr("dims");
+  if (!reduced || !placed)
+    return false;
+  std::vector<int64_t> kept;
+  const std::vector<int64_t> &dims = reduced->getIntList();
+  for (int64_t d = 0; d < reduction.operand(0)->type().rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end())
+      kept.push_back(d);
+  return placed->getIntList() == kept;
+}
+
+/// Every use of exp `e` is its sum over `dims` or the division of `e` by
+/// that sum broadcast back, and at least one division exists.
+bool feedsOnlyItsNormalization(const Uses &uses, const Operation &e, const Attribute &dims) {
+  if (uses.isResult(e.result()))
+    return false;
+  bool divided = false;
+  for (const Operation *user : uses.of(e.result())) {
+    if (user->kind() == OpKind::ReduceSum && user->operand(0) == e.result()) {
+      const Attribute *summed = user->attr("dims");
+      if (!summed || summed->getIntList() != dims.getIntList())
+        return false;
+      continue;
+    }
+    if (user->kind() != OpKind::Div || user->operand(0) != e.result() ||
+        user->operand(1) == e.result())
+      return false;
+    const Operation *broadcast = user->operand(1)->definingOp();
+    const Operation *sum = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+    if (!sum || sum->kind() != OpKind::ReduceSum || sum->operand(0) != e.result() ||
+        !sum->attr("dims") || sum->attr("dims")->getIntList() != dims.getIntList() ||
+        !broadcastsBack(*broadcast, *sum))
+      return false;
+    divided = true;
+  }
+  return divided;
+}
+
+} // namespace
+
+bool isSoftmaxMaximum(const Function &function, const Operation &max) {
+  if (max.kind() != OpKind::ReduceMax || !isFloat(max.operand(0)->type().elementType()))
+    return false;
+  const Attribute *dims = max.attr("dims");
+  Uses uses(function);
+  if (!dims || uses.isResult(max.result()) || uses.of(max.result()).empty())
+    return false;
+  for (const Operation *broadcast : uses.of(max.result())) {
+    if (!broadcastsBack(*broadcast, max) || uses.isResult(broadcast->result()) ||
+        uses.of(broadcast->result()).empty())
+      return false;
+    for (const Operation *sub : uses.of(broadcast->result())) {
+      if (!isAtMostItsMaximum(*sub->result()) || uses.isResult(sub->result()) ||
+          uses.of(sub->result()).empty())
+        return false;
+      for (const Operation *e : uses.of(sub->result()))
+        if (e->kind() != OpKind::Exp || !feedsOnlyItsNormalization(uses, *e, *dims))
+          return false;
+    }
+  }
+  return true;
 }
 
 } // namespace xs

@@ -15,6 +15,16 @@ namespace xs {
 /// over the elements it was taken from (softmax's argument of exp).
 bool isAtMostItsMaximum(const Value &value);
 
+/// True when `max`, a float reduce_max of `function`, is softmax's maximum,
+/// whose NaN propagation and zero sign no value of the function can show:
+/// it is not a result, its only use is a broadcast d with x - d at most its
+/// maximum (isAtMostItsMaximum), each such difference is used only by exp,
+/// and each exp only by its sum over the same dims and by its division by
+/// that sum broadcast back. A NaN in a row then reaches every output of the
+/// row through the sum, whatever the maximum, and exp(+0) = exp(-0); so the
+/// maximum may be any value at least every number of the row.
+bool isSoftmaxMaximum(const Function &function, const Operation &max);
+
 } // namespace xs
 
 #endif // XSTITCH_IR_VALUEFACTS_H

@@ -14,6 +14,7 @@
 #include "backends/common/LoopBuilder.h"
 #include "backends/common/ScalarOps.h"
 #include "backends/common/TypeLowering.h"
+#include "ir/ValueFacts.h"
 
 namespace xs {
 namespace {
@@ -24,11 +25,17 @@ public:
   /// `inRegisters`: the state is a loop-carried value, not a buffer
   /// element, so float max/min may use the flagged form (ScalarOps.h).
   /// `wideSums`: accumulate as columnAccumulationType() says (KernelPlan.h).
-  Reduction(const Operation &op, bool inRegisters, bool wideSums = false) : op_(op) {
+  /// `body` (with `inRegisters`): the kernel body, where softmax's maximum
+  /// (ir/ValueFacts.h) takes the unflagged form.
+  Reduction(const Operation &op, bool inRegisters, bool wideSums = false,
+            const Function *body = nullptr)
+      : op_(op) {
     const TensorType &operandType = op.operand(0)->type();
     reduced_.assign(static_cast<size_t>(operandType.rank()), false);
     isArg_ = op.info().rule == TypeRule::ArgReduce;
     flagged_ = inRegisters && !isArg_ && isFlaggedExtremum(op.kind(), type());
+    unflagged_ = flagged_ && body && isSoftmaxMaximum(*body, op);
+    flagged_ = flagged_ && !unflagged_;
     accumulate_ = wideSums && !isArg_ ? columnAccumulationType(op) : type();
     if (isArg_) {
       reduced_[static_cast<size_t>(op.intAttrOr("dim", 0))] = true;
@@ -101,6 +108,8 @@ public:
                                   llvm::Value *value, llvm::Value *position) const {
     if (flagged_)
       return emitFlaggedExtremumStep(b, op_.kind(), state, value);
+    if (unflagged_)
+      return {emitUnflaggedMaximumStep(b, state[0], value)};
     if (!isArg_) {
       if (accumulate_ != type())
         value = b.CreateFPExt(value, computeType(b.getContext(), accumulate_));
@@ -132,6 +141,7 @@ private:
   const Operation &op_;
   bool isArg_ = false;
   bool flagged_ = false;
+  bool unflagged_ = false;
   ElementType accumulate_;
   std::vector<bool> reduced_;
   std::vector<DimExpr> reducedShape_;
@@ -186,7 +196,7 @@ std::pair<llvm::Value *, llvm::Value *> blockRange(llvm::IRBuilder<> &b, llvm::V
 llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
                           const std::vector<llvm::Value *> &resultIndex) {
   llvm::IRBuilder<> &b = gen.context().b;
-  Reduction reduction(op, /*inRegisters=*/true);
+  Reduction reduction(op, /*inRegisters=*/true, /*wideSums=*/false, &gen.context().body);
   llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
   LoopResult loop = emitLoop(
       b, b.getInt64(0), count, reduction.initial(b),
@@ -215,7 +225,7 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   std::vector<Reduction> reductions;
   for (const GroupEmission &group : groups) {
     const Operation &op = *group.group.dominant;
-    reductions.emplace_back(op, /*inRegisters=*/true);
+    reductions.emplace_back(op, /*inRegisters=*/true, /*wideSums=*/false, &ctx.body);
     const Reduction &reduction = reductions.back();
     if (!reduction.contiguous() || reduction.firstReduced() + reduction.reducedShape().size() !=
                                        reduction.reducedMask().size())

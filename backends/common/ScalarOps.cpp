@@ -392,6 +392,17 @@ llvm::Constant *preferredZero(OpKind kind, llvm::Type *type) {
 
 } // namespace
 
+llvm::Value *emitUnflaggedMaximumStep(llvm::IRBuilder<> &b, llvm::Value *state, llvm::Value *x) {
+  llvm::Value *number =
+      b.CreateSelect(b.CreateFCmpUNO(x, x), llvm::ConstantFP::getInfinity(x->getType()), x);
+  llvm::Value *maximum = b.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, state, number);
+  if (auto *instruction = llvm::dyn_cast<llvm::Instruction>(maximum)) {
+    instruction->setHasNoNaNs(true);
+    instruction->setHasNoSignedZeros(true);
+  }
+  return maximum;
+}
+
 std::vector<llvm::Value *> emitFlaggedExtremumStep(llvm::IRBuilder<> &b, OpKind kind,
                                                    llvm::ArrayRef<llvm::Value *> state,
                                                    llvm::Value *x) {

@@ -50,6 +50,11 @@ std::vector<llvm::Value *> emitFlaggedExtremumStep(llvm::IRBuilder<> &b, OpKind 
                                                    llvm::Value *x);
 llvm::Value *emitFlaggedExtremumResult(llvm::IRBuilder<> &b, OpKind kind,
                                        llvm::ArrayRef<llvm::Value *> state);
+/// A step of softmax's maximum (isSoftmaxMaximum in ir/ValueFacts.h): a NaN
+/// counts as +infinity and zeros as either sign, so one vectorizable maxnum
+/// with no-NaN operands carries the state (starting at the identity, -inf).
+/// The row's NaN still reaches every output through the sum of exp.
+llvm::Value *emitUnflaggedMaximumStep(llvm::IRBuilder<> &b, llvm::Value *state, llvm::Value *x);
 /// True when `value` should replace `best` in argmax (`wantMax`) or argmin:
 /// strictly beyond it, NaN beyond everything, so the first extreme wins
 /// (ir/InterpretReduce.cpp).

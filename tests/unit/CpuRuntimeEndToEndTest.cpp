@@ -223,6 +223,54 @@ TEST(CpuEndToEnd, RowExtremaKeepNaNsAndZeroSigns) {
   }
 }
 
+TEST(CpuEndToEnd, SoftmaxOfNaNsZerosAndInfinities) {
+  // Softmax's maximum runs unflagged (isSoftmaxMaximum): a NaN counts as
+  // +inf and zeros take either sign, yet every output matches the
+  // interpreter, which keeps NaN and the zero order: a row with a NaN or
+  // +inf is NaN throughout, zeros of both signs give the same exp.
+  const double nan = std::nan(""), inf = INFINITY;
+  constexpr int64_t kCols = 37;
+  struct Row {
+    double fill;
+    std::vector<std::pair<int64_t, double>> at;
+  };
+  const std::vector<Row> rows = {{-0.0, {{5, 0.0}}},
+                                 {0.0, {{36, -0.0}}},
+                                 {0.25, {{17, std::copysign(nan, -1.0)}}},
+                                 {0.25, {{36, nan}}},
+                                 {-3.0, {{0, nan}, {1, 2.0}}},
+                                 {nan, {}},
+                                 {-inf, {}},
+                                 {1.0, {{3, inf}}},
+                                 {1.0, {{30, -inf}}},
+                                 {-2.0, {{7, 80.0}, {8, -80.0}}}};
+  Compiled c = compileText("func @softmax(%x: f32[R, 37]) -> (y) {\n"
+                           "  %y = softmax %x {axis = 1}\n"
+                           "  return %y\n}\n");
+  ASSERT_NE(c.executable, nullptr);
+  const Function &f = *c.original->functions().front();
+  HostTensor x(ElementType::F32, {static_cast<int64_t>(rows.size()), kCols});
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (int64_t i = 0; i < kCols; ++i)
+      x.setDouble(static_cast<int64_t>(r) * kCols + i, rows[r].fill);
+    for (auto [col, value] : rows[r].at)
+      x.setDouble(static_cast<int64_t>(r) * kCols + col, value);
+  }
+  absl::StatusOr<std::vector<HostTensor>> expected = interpret(f, {x});
+  ASSERT_TRUE(expected.ok()) << expected.status();
+  Tensor input = toTensor(x);
+  absl::StatusOr<std::vector<Tensor>> outputs = c.executable->run({input.view()});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  HostTensor actual = toHostTensor((*outputs)[0].view());
+  for (int64_t i = 0; i < actual.numElements(); ++i) {
+    double a = actual.getDouble(i), e = (*expected)[0].getDouble(i);
+    SCOPED_TRACE(strCat("row ", i / kCols, " column ", i % kCols));
+    EXPECT_EQ(std::isnan(a), std::isnan(e)) << a << " vs " << e;
+    if (!std::isnan(e))
+      EXPECT_NEAR(a, e, 1e-6 + 1e-5 * std::abs(e));
+  }
+}
+
 TEST(CpuEndToEnd, InputShapesAreCheckedByName) {
   Compiled c = compileText("func @g(%a: f32[B, S], %b: f32[S]) -> (y: f32[B, S]) {\n"
                            "  %bb = broadcast %b {dims = [1]} : f32[B, S]\n"

@@ -1,6 +1,9 @@
 // isAtMostItsMaximum: exactly the subtractions of a maximum broadcast back
-// over the elements it was taken from, and nothing that only looks alike.
+// over the elements it was taken from, and nothing that only looks alike;
+// isSoftmaxMaximum: exactly softmax's maximum, not one whose NaNs or zero
+// sign another use could show.
 
+#include <algorithm>
 #include <string>
 
 #include "ir/Parser.h"
@@ -9,6 +12,38 @@
 
 namespace xs {
 namespace {
+
+/// Whether the reduce_max named `name` in the only function of `text` is
+/// softmax's maximum.
+bool softmaxMaximum(std::string_view text, const std::string &name) {
+  absl::StatusOr<std::unique_ptr<Module>> m = parseModule(text, "test.xs");
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (!m.ok())
+    return false;
+  const Function &f = *(*m)->functions()[0];
+  for (const auto &op : f.ops())
+    if (op->result()->name() == name)
+      return isSoftmaxMaximum(f, *op);
+  ADD_FAILURE() << "no value %" << name;
+  return false;
+}
+
+/// A decomposed softmax over dim 1 of f32[R, C] with `extra` before the
+/// return, returning `results`.
+std::string softmax(const std::string &extra, const std::string &results) {
+  std::string names = results;
+  names.erase(std::remove(names.begin(), names.end(), '%'), names.end());
+  return "func @f(%x: f32[R, C]) -> (" + names +
+         ") {\n"
+         "  %m = reduce_max %x {dims = [1]}\n"
+         "  %mb = broadcast %m {dims = [0]} : f32[R, C]\n"
+         "  %d = sub %x, %mb : f32[R, C]\n"
+         "  %e = exp %d : f32[R, C]\n"
+         "  %s = reduce_sum %e {dims = [1]}\n"
+         "  %sb = broadcast %s {dims = [0]} : f32[R, C]\n"
+         "  %y = div %e, %sb\n" +
+         extra + "  return " + results + "\n}\n";
+}
 
 /// Whether the value named `name` in the only function of `text` is at most
 /// its maximum.
@@ -95,6 +130,45 @@ func @f(%x: f32[R, C]) -> (m) {
   return %m
 })",
                     "m"));
+}
+
+TEST(ValueFactsTest, SoftmaxMaximum) {
+  EXPECT_TRUE(softmaxMaximum(softmax("", "%y"), "m"));
+  // The sum may be a result too: it is NaN in both forms.
+  EXPECT_TRUE(softmaxMaximum(softmax("", "%y, %s"), "m"));
+  // Results or other uses of the maximum, its difference or exp show it.
+  EXPECT_FALSE(softmaxMaximum(softmax("", "%y, %m"), "m"));
+  EXPECT_FALSE(softmaxMaximum(softmax("", "%y, %e"), "m"));
+  EXPECT_FALSE(softmaxMaximum(softmax("", "%y, %d"), "m"));
+  // log-softmax reads the difference again.
+  EXPECT_FALSE(softmaxMaximum(softmax("  %l = log %s\n  %lb = broadcast %l {dims = [0]} : "
+                                      "f32[R, C]\n  %z = sub %d, %lb\n",
+                                      "%z"),
+                              "m"));
+  EXPECT_FALSE(softmaxMaximum(softmax("  %t = mul %e, %e\n", "%y, %t"), "m"));
+  // exp normalized over the other dim.
+  EXPECT_FALSE(softmaxMaximum(R"(
+func @f(%x: f32[N, N]) -> (y) {
+  %m = reduce_max %x {dims = [1]}
+  %mb = broadcast %m {dims = [0]} : f32[N, N]
+  %d = sub %x, %mb : f32[N, N]
+  %e = exp %d : f32[N, N]
+  %s = reduce_sum %e {dims = [0]}
+  %sb = broadcast %s {dims = [1]} : f32[N, N]
+  %y = div %e, %sb
+  return %y
+})",
+                              "m"));
+  // No normalization at all.
+  EXPECT_FALSE(softmaxMaximum(R"(
+func @f(%x: f32[R, C]) -> (e) {
+  %m = reduce_max %x {dims = [1]}
+  %mb = broadcast %m {dims = [0]} : f32[R, C]
+  %d = sub %x, %mb
+  %e = exp %d
+  return %e
+})",
+                              "m"));
 }
 
 } // namespace
