@@ -7,29 +7,36 @@
 
 namespace xs {
 
+namespace {
+
+/// `op` is a broadcast of `reduction`'s result back over its operand's
+/// elements: each kept dim of the reduction goes back where it was.
+bool broadcastsBack(const Operation &op, const Operation &reduction) {
+  if (op.kind() != OpKind::Broadcast || op.operand(0) != reduction.result() ||
+      op.type().shape() != reduction.operand(0)->type().shape())
+    return false;
+  const Attribute *reduced = reduction.attr("dims");
+  const Attribute *placed = op.attr("dims");
+  if (!reduced || !placed)
+    return false;
+  std::vector<int64_t> kept;
+  const std::vector<int64_t> &dims = reduced->getIntList();
+  for (int64_t d = 0; d < reduction.operand(0)->type().rank(); ++d)
+    if (std::find(dims.begin(), dims.end(), d) == dims.end())
+      kept.push_back(d);
+  return placed->getIntList() == kept;
+}
+
+} // namespace
+
 bool isAtMostItsMaximum(const Value &value) {
   const Operation *sub = value.definingOp();
   if (!sub || sub->kind() != OpKind::Sub)
     return false;
-  const Value *a = sub->operand(0);
   const Operation *broadcast = sub->operand(1)->definingOp();
-  if (!broadcast || broadcast->kind() != OpKind::Broadcast ||
-      broadcast->type().shape() != a->type().shape())
-    return false;
-  const Operation *max = broadcast->operand(0)->definingOp();
-  if (!max || max->kind() != OpKind::ReduceMax || max->operand(0) != a)
-    return false;
-  const Attribute *reduced = max->attr("dims");
-  const Attribute *placed = broadcast->attr("dims");
-  if (!reduced || !placed)
-    return false;
-  // The maximum's dims (the kept ones, in order) go back where they were.
-  std::vector<int64_t> kept;
-  const std::vector<int64_t> &dims = reduced->getIntList();
-  for (int64_t d = 0; d < a->type().rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end())
-      kept.push_back(d);
-  return placed->getIntList() == kept;
+  const Operation *max = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+  return max && max->kind() == OpKind::ReduceMax && max->operand(0) == sub->operand(0) &&
+         broadcastsBack(*broadcast, *max);
 }
 
 namespace {
@@ -52,24 +59,6 @@ struct Uses {
   }
   bool isResult(const Value *value) const { return returned.contains(value); }
 };
-
-/// `op` is a broadcast of `reduction`'s result back over its operand's
-/// elements (the placement isAtMostItsMaximum checks).
-bool broadcastsBack(const Operation &op, const Operation &reduction) {
-  if (op.kind() != OpKind::Broadcast || op.operand(0) != reduction.result() ||
-      op.type().shape() != reduction.operand(0)->type().shape())
-    return false;
-  const Attribute *reduced = reduction.attr("dims");
-  const Attribute *placed = op.attr("dims");
-  if (!reduced || !placed)
-    return false;
-  std::vector<int64_t> kept;
-  const std::vector<int64_t> &dims = reduced->getIntList();
-  for (int64_t d = 0; d < reduction.operand(0)->type().rank(); ++d)
-    if (std::find(dims.begin(), dims.end(), d) == dims.end())
-      kept.push_back(d);
-  return placed->getIntList() == kept;
-}
 
 /// Every use of exp `e` is its sum over `dims` or the division of `e` by
 /// that sum broadcast back, and at least one division exists.

@@ -165,6 +165,23 @@ TEST(CpuEndToEnd, OneExecutableFromFourThreads) {
     thread.join();
 }
 
+/// A [rows, cols] tensor of `type` whose row r is rows[r].fill but at the
+/// listed columns.
+struct SpecialRow {
+  double fill;
+  std::vector<std::pair<int64_t, double>> at;
+};
+HostTensor specialRows(ElementType type, const std::vector<SpecialRow> &rows, int64_t cols) {
+  HostTensor x(type, {static_cast<int64_t>(rows.size()), cols});
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (int64_t i = 0; i < cols; ++i)
+      x.setDouble(static_cast<int64_t>(r) * cols + i, rows[r].fill);
+    for (auto [col, value] : rows[r].at)
+      x.setDouble(static_cast<int64_t>(r) * cols + col, value);
+  }
+  return x;
+}
+
 TEST(CpuEndToEnd, RowExtremaKeepNaNsAndZeroSigns) {
   // reduce_max/min over rows of 37 (whole vectors and a remainder) whose
   // results the vectorized max/min alone would get wrong: NaN of either
@@ -172,22 +189,18 @@ TEST(CpuEndToEnd, RowExtremaKeepNaNsAndZeroSigns) {
   const double nan = std::nan(""), inf = INFINITY;
   const double negativeNan = std::copysign(nan, -1.0);
   constexpr int64_t kCols = 37;
-  struct Row {
-    double fill;
-    std::vector<std::pair<int64_t, double>> at;
-  };
-  const std::vector<Row> rows = {{-0.0, {}},                      // max -0, min -0
-                                 {-0.0, {{5, 0.0}}},              // +0 in the vector body
-                                 {-0.0, {{36, 0.0}}},             // +0 in the remainder
-                                 {0.0, {{0, -0.0}}},              // min -0 among +0
-                                 {-1.5, {{20, -0.0}}},            // max -0 among negatives
-                                 {0.25, {{17, negativeNan}}},     // x86's default NaN
-                                 {0.25, {{36, nan}}},             // NaN last
-                                 {0.25, {{0, nan}}},              // NaN first
-                                 {-inf, {}},                      // all -inf
-                                 {1.0, {{3, inf}, {30, -inf}}},   // both infinities
-                                 {-2.0, {{0, 0.0}}},              // +0 first, max
-                                 {3.0, {{33, -0.0}, {34, 0.0}}}}; // min -0 beside +0
+  const std::vector<SpecialRow> rows = {{-0.0, {}},                      // max -0, min -0
+                                        {-0.0, {{5, 0.0}}},              // +0 in the vector body
+                                        {-0.0, {{36, 0.0}}},             // +0 in the remainder
+                                        {0.0, {{0, -0.0}}},              // min -0 among +0
+                                        {-1.5, {{20, -0.0}}},            // max -0 among negatives
+                                        {0.25, {{17, negativeNan}}},     // x86's default NaN
+                                        {0.25, {{36, nan}}},             // NaN last
+                                        {0.25, {{0, nan}}},              // NaN first
+                                        {-inf, {}},                      // all -inf
+                                        {1.0, {{3, inf}, {30, -inf}}},   // both infinities
+                                        {-2.0, {{0, 0.0}}},              // +0 first, max
+                                        {3.0, {{33, -0.0}, {34, 0.0}}}}; // min -0 beside +0
   for (const char *type : {"f32", "f64", "f16"}) {
     SCOPED_TRACE(type);
     Compiled c =
@@ -196,13 +209,7 @@ TEST(CpuEndToEnd, RowExtremaKeepNaNsAndZeroSigns) {
                            "  %mn = reduce_min %x {dims = [1]}\n", "  return %mx, %mn\n}\n"));
     ASSERT_NE(c.executable, nullptr);
     const Function &f = *c.original->functions().front();
-    HostTensor x(f.param(0)->type().elementType(), {static_cast<int64_t>(rows.size()), kCols});
-    for (size_t r = 0; r < rows.size(); ++r) {
-      for (int64_t i = 0; i < kCols; ++i)
-        x.setDouble(static_cast<int64_t>(r) * kCols + i, rows[r].fill);
-      for (auto [col, value] : rows[r].at)
-        x.setDouble(static_cast<int64_t>(r) * kCols + col, value);
-    }
+    HostTensor x = specialRows(f.param(0)->type().elementType(), rows, kCols);
     absl::StatusOr<std::vector<HostTensor>> expected = interpret(f, {x});
     ASSERT_TRUE(expected.ok()) << expected.status();
     Tensor input = toTensor(x);
@@ -230,32 +237,22 @@ TEST(CpuEndToEnd, SoftmaxOfNaNsZerosAndInfinities) {
   // +inf is NaN throughout, zeros of both signs give the same exp.
   const double nan = std::nan(""), inf = INFINITY;
   constexpr int64_t kCols = 37;
-  struct Row {
-    double fill;
-    std::vector<std::pair<int64_t, double>> at;
-  };
-  const std::vector<Row> rows = {{-0.0, {{5, 0.0}}},
-                                 {0.0, {{36, -0.0}}},
-                                 {0.25, {{17, std::copysign(nan, -1.0)}}},
-                                 {0.25, {{36, nan}}},
-                                 {-3.0, {{0, nan}, {1, 2.0}}},
-                                 {nan, {}},
-                                 {-inf, {}},
-                                 {1.0, {{3, inf}}},
-                                 {1.0, {{30, -inf}}},
-                                 {-2.0, {{7, 80.0}, {8, -80.0}}}};
+  const std::vector<SpecialRow> rows = {{-0.0, {{5, 0.0}}},
+                                        {0.0, {{36, -0.0}}},
+                                        {0.25, {{17, std::copysign(nan, -1.0)}}},
+                                        {0.25, {{36, nan}}},
+                                        {-3.0, {{0, nan}, {1, 2.0}}},
+                                        {nan, {}},
+                                        {-inf, {}},
+                                        {1.0, {{3, inf}}},
+                                        {1.0, {{30, -inf}}},
+                                        {-2.0, {{7, 80.0}, {8, -80.0}}}};
   Compiled c = compileText("func @softmax(%x: f32[R, 37]) -> (y) {\n"
                            "  %y = softmax %x {axis = 1}\n"
                            "  return %y\n}\n");
   ASSERT_NE(c.executable, nullptr);
   const Function &f = *c.original->functions().front();
-  HostTensor x(ElementType::F32, {static_cast<int64_t>(rows.size()), kCols});
-  for (size_t r = 0; r < rows.size(); ++r) {
-    for (int64_t i = 0; i < kCols; ++i)
-      x.setDouble(static_cast<int64_t>(r) * kCols + i, rows[r].fill);
-    for (auto [col, value] : rows[r].at)
-      x.setDouble(static_cast<int64_t>(r) * kCols + col, value);
-  }
+  HostTensor x = specialRows(ElementType::F32, rows, kCols);
   absl::StatusOr<std::vector<HostTensor>> expected = interpret(f, {x});
   ASSERT_TRUE(expected.ok()) << expected.status();
   Tensor input = toTensor(x);
