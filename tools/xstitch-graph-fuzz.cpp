@@ -66,6 +66,16 @@ std::string dimsText(const DimBindings &dims) {
 }
 
 // Checks one graph; returns false and prints it when it fails.
+/// The xstitch-run flags that reproduce `options` (empty for the defaults).
+std::string optionsText(const CompileOptions &options) {
+  std::string text;
+  if (options.blockElements)
+    absl::StrAppend(&text, ", --block-elements=", options.blockElements);
+  if (options.streamingStoreBytes > 0)
+    absl::StrAppend(&text, ", --streaming-stores=", options.streamingStoreBytes);
+  return text;
+}
+
 bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
   RandomGraph graph = generateRandomGraph(seed, config.graph);
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
@@ -81,11 +91,8 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     options.streamingStoreBytes = seed % 2 == 1 ? 1 : 0;
     if (config.printGraphs) {
       std::lock_guard<std::mutex> lock(state.printMutex);
-      std::cout << "graph: seed " << seed << ", dims " << dimsText(dims)
-                << (options.blockElements
-                        ? absl::StrCat(", --block-elements=", options.blockElements)
-                        : std::string())
-                << (options.streamingStoreBytes > 0 ? ", --streaming-stores=1" : "") << "\n"
+      std::cout << "graph: seed " << seed << ", dims " << dimsText(dims) << optionsText(options)
+                << "\n"
                 << graph.text << std::endl;
     }
     absl::StatusOr<DifferentialResult> result =
@@ -93,10 +100,8 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     if (result.ok() && result->passed)
       continue;
     std::lock_guard<std::mutex> lock(state.printMutex);
-    std::cout << "FAIL: seed " << seed << ", dims " << dimsText(dims)
-              << (options.blockElements ? absl::StrCat(", --block-elements=", options.blockElements)
-                                        : std::string())
-              << (options.streamingStoreBytes > 0 ? ", --streaming-stores=1" : "") << "\n"
+    std::cout << "FAIL: seed " << seed << ", dims " << dimsText(dims) << optionsText(options)
+              << "\n"
               << (result.ok() ? result->message : std::string(result.status().message()) + "\n")
               << graph.text << "\n";
     std::cout.flush();

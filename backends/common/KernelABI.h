@@ -21,9 +21,22 @@
 // (phaseSymbol() in ir/HostPlan.h); the runtime runs each phase over the
 // whole grid before the next one starts, which is the grid barrier.
 
+#include <cstddef>
 #include <cstdint>
 
 namespace xs {
+
+/// Positions of a CPU kernel's arguments, and their count.
+enum CpuKernelArg : unsigned {
+  kCpuBuffersArg,
+  kCpuDimsArg,
+  kCpuBlockBeginArg,
+  kCpuBlockEndArg,
+  kCpuStreamMaskArg,
+  kCpuKernelArgs,
+};
+/// Kernel arguments the stream mask can mark: the first 64.
+inline constexpr size_t kStreamMaskBits = 64;
 
 using CpuKernelFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
                              int64_t blockEnd, uint64_t streamMask);

@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "backends/common/KernelABI.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
@@ -23,12 +24,6 @@
 namespace xs {
 namespace {
 
-// The kernel ABI (backends/common/KernelABI.h).
-constexpr unsigned kBuffersArg = 0;
-constexpr unsigned kStreamMaskArg = 4;
-constexpr unsigned kKernelArgs = 5;
-constexpr unsigned kMaskBits = 64;
-
 /// What the function does with its argument buffers.
 struct BufferUse {
   /// Each loaded argument pointer and the argument it is.
@@ -41,7 +36,7 @@ struct BufferUse {
 BufferUse findBufferUse(llvm::Function &function) {
   BufferUse use;
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
-  llvm::Argument *buffers = function.getArg(kBuffersArg);
+  llvm::Argument *buffers = function.getArg(kCpuBuffersArg);
   for (llvm::Instruction &instruction : llvm::instructions(function))
     if (auto *load = llvm::dyn_cast<llvm::LoadInst>(&instruction);
         load && load->getType()->isPointerTy()) {
@@ -159,7 +154,7 @@ std::optional<Versioning> planVersioning(llvm::Loop &loop, const BufferUse &use,
       continue;
     auto argument = use.argumentOf.find(llvm::getUnderlyingObject(store->getPointerOperand()));
     if (argument == use.argumentOf.end() || use.read.contains(argument->second) ||
-        argument->second >= kMaskBits || !(streamable >> argument->second & 1))
+        argument->second >= kStreamMaskBits || !(streamable >> argument->second & 1))
       continue;
     uint64_t bytes = layout.getTypeStoreSize(store->getValueOperand()->getType()).getFixedValue();
     if (bytes < 16 || (bytes & (bytes - 1)) != 0)
@@ -240,7 +235,7 @@ void version(const Versioning &v, llvm::Value *stream) {
 
 llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
                                                  llvm::FunctionAnalysisManager &analyses) {
-  if (function.isDeclaration() || function.arg_size() != kKernelArgs)
+  if (function.isDeclaration() || function.arg_size() != kCpuKernelArgs)
     return llvm::PreservedAnalyses::all();
   uint64_t streamable = 0;
   if (llvm::Attribute attribute = function.getFnAttribute(kStreamableArgumentsAttribute);
@@ -265,7 +260,7 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
   for (Versioning &v : plans)
     v.preheader = llvm::SplitEdge(outsideNeighbour(v.body, /*successor=*/false), v.body);
   std::vector<llvm::Value *> conditions;
-  llvm::Value *mask = function.getArg(kStreamMaskArg);
+  llvm::Value *mask = function.getArg(kCpuStreamMaskArg);
   for (const Versioning &v : plans) {
     // One test for all the loop's stores: every argument they write is
     // marked in the mask, and no start address has a bit below its vector

@@ -10,11 +10,11 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
-
 #include <tuple>
 #include <unistd.h>
 
 #include "absl/container/flat_hash_map.h"
+#include "backends/common/KernelABI.h"
 #include "backends/common/KernelEmitter.h"
 #include "backends/x86/StreamingStores.h"
 #include "backends/x86/X86Target.h"
@@ -177,7 +177,7 @@ absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan
     if (step.kind != HostStep::Kind::Launch)
       continue;
     uint64_t mask = 0;
-    for (size_t a = 0; a < step.buffers.size() && a < 64; ++a) {
+    for (size_t a = 0; a < step.buffers.size() && a < kStreamMaskBits; ++a) {
       const TensorType &type = program.host.buffers[static_cast<size_t>(step.buffers[a])].type;
       std::optional<int64_t> elements = type.numElements().constantValue();
       if (threshold > 0 &&

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "backends/common/KernelABI.h"
 #include "backends/common/LoopBuilder.h"
 #include "llvm/IR/MDBuilder.h"
 
@@ -26,8 +27,8 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
     kernel_->addFnAttr("target-features", features_);
   // Block buffers can be large stack arrays: probe the stack page by page.
   kernel_->addFnAttr("probe-stack", "inline-asm");
-  const char *names[] = {"buffers", "dims", "blockBegin", "blockEnd", "streamMask"};
-  for (unsigned i = 0; i < 5; ++i)
+  const char *names[kCpuKernelArgs] = {"buffers", "dims", "blockBegin", "blockEnd", "streamMask"};
+  for (unsigned i = 0; i < kCpuKernelArgs; ++i)
     kernel_->getArg(i)->setName(names[i]);
   // The kernel only reads the two arrays and never writes memory that
   // overlaps them, so they may be noalias and readonly; the data buffers
@@ -132,7 +133,7 @@ void setLoopOptions(llvm::BranchInst *latch, llvm::ArrayRef<llvm::Metadata *> op
 // interleaving (which an unroll hint on the loop itself would turn off), and
 // the loops it leaves are not unrolled again: that added nothing to loops
 // already interleaved four times (layernorm 1.01 to 1.07 of the time,
-// layernorm_bwd 1.00 to 1.03, bias_gelu and rmsnorm faster), but each copy
+// layernorm_bwd 1.00 to 1.03, the others within noise), but each copy
 // multiplied the address uses loop strength reduction weighs, which took most
 // of code generation (layernorm_bwd compiled in 0.6 to 0.7 of the time,
 // bias_grad 0.7, bert_layer 0.85).

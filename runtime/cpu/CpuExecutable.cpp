@@ -293,7 +293,8 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   for (size_t a = 0; a < step.buffers.size(); ++a) {
     size_t b = static_cast<size_t>(step.buffers[a]);
     arguments.push_back(call.data[b]);
-    if (streamingStoreBytes_ > 0 && a < 64 && call.layout.bytes[b] >= streamingStoreBytes_)
+    if (streamingStoreBytes_ > 0 && a < kStreamMaskBits &&
+        call.layout.bytes[b] >= streamingStoreBytes_)
       streamMask |= uint64_t(1) << a;
   }
   const int64_t *dims = call.symbolValues.data();
