@@ -22,6 +22,7 @@
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/OptBisect.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -127,6 +128,18 @@ struct DiagnosticCollector {
     llvm::raw_string_ostream os(self->firstError);
     llvm::DiagnosticPrinterRawOStream printer(os);
     info->print(printer);
+  }
+};
+
+/// Vetoes LLVM's codegen loop strength reduction (X86Options::
+/// loopStrengthReduction). The gate belongs to one compilation's context, so
+/// it changes nothing for other compilations or other LLVM users in the
+/// process, unlike LLVM's global -disable-lsr.
+class SkipLoopStrengthReduction : public llvm::OptPassGate {
+public:
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef) override {
+    return pass != "Loop Strength Reduction";
   }
 };
 
@@ -278,6 +291,8 @@ public:
   absl::StatusOr<std::string> object(const ProgramPlan &program) {
     llvm::SmallVector<char, 0> buffer;
     llvm::raw_svector_ostream os(buffer);
+    if (!options_.loopStrengthReduction)
+      context_.setOptPassGate(skipLoopStrengthReduction_);
     llvm::legacy::PassManager passes;
     if (machine_->addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::ObjectFile))
       return absl::InternalError("the x86 target machine cannot emit object files");
@@ -298,6 +313,7 @@ public:
 private:
   X86Options options_;
   DiagnosticCollector diagnostics_;
+  SkipLoopStrengthReduction skipLoopStrengthReduction_; // outlives context_
   llvm::LLVMContext context_;
   std::unique_ptr<llvm::TargetMachine> machine_;
   std::unique_ptr<llvm::Module> module_;

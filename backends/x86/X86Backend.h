@@ -32,6 +32,11 @@ struct X86Options {
   /// stores (CompiledProgram::streamingStoreBytes); 0: half the host's
   /// last-level cache; negative: never.
   int64_t streamingStoreBytes = 0;
+  /// Run LLVM's codegen loop strength reduction. Off: it took a third of
+  /// code generation (half for transposes, whose element-by-element
+  /// addresses give it many IV uses to weigh) and changed no workload's run
+  /// time beyond noise (docs/performance.md).
+  bool loopStrengthReduction = false;
 };
 
 /// The host CPU described for the planner.

@@ -151,6 +151,24 @@ func @f(%x: f32[N, M]) -> (r) {
   EXPECT_NE(ir->find("fadd reassoc <8 x float>"), std::string::npos) << *ir;
 }
 
+// Codegen's loop strength reduction is off by default (compile time) and
+// can be turned back on: the two settings give different code for a
+// transpose, whose address streams are what LSR rewrites.
+TEST(X86BackendTest, LoopStrengthReductionIsAnOption) {
+  Planned p = planText(R"(
+func @f(%x: f32[B, S, 12, 64]) -> (y) {
+  %y = transpose %x {perm = [0, 2, 1, 3]}
+  return %y
+})");
+  X86Options reduced = fixedCpu();
+  reduced.loopStrengthReduction = true;
+  absl::StatusOr<CompiledProgram> without = compileForX86(p.plan, fixedCpu());
+  absl::StatusOr<CompiledProgram> with = compileForX86(p.plan, reduced);
+  ASSERT_TRUE(without.ok()) << without.status();
+  ASSERT_TRUE(with.ok()) << with.status();
+  EXPECT_NE(allObjects(*without), allObjects(*with));
+}
+
 TEST(X86BackendTest, TargetDescriptionFollowsTheCpu) {
   X86Options avx2 = fixedCpu();
   avx2.threads = 3;
