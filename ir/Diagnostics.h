@@ -12,6 +12,24 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 
+#define XS_DIAG_CONCAT_INNER(a, b) a##b
+#define XS_DIAG_CONCAT(a, b) XS_DIAG_CONCAT_INNER(a, b)
+/// `XS_RETURN_IF_ERROR(status);` returns a status that is not ok.
+#define XS_RETURN_IF_ERROR(expr)                                                                   \
+  do {                                                                                             \
+    absl::Status xsStatus = (expr);                                                                \
+    if (!xsStatus.ok())                                                                            \
+      return xsStatus;                                                                             \
+  } while (false)
+#define XS_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr)                                                   \
+  auto tmp = (expr);                                                                               \
+  if (!tmp.ok())                                                                                   \
+    return tmp.status();                                                                           \
+  lhs = std::move(*tmp)
+/// `XS_ASSIGN_OR_RETURN(DimExpr d, parseDim());` returns the error or assigns.
+#define XS_ASSIGN_OR_RETURN(lhs, expr)                                                             \
+  XS_ASSIGN_OR_RETURN_IMPL(XS_DIAG_CONCAT(xsStatusOr, __LINE__), lhs, expr)
+
 namespace xs {
 
 /// A position in a source file. Line and column are 1-based; line 0 means

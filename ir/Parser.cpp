@@ -91,33 +91,33 @@ absl::StatusOr<std::unique_ptr<Module>> ModuleParser::parse() {
   while (!at(TokenKind::Eof)) {
     if (!atKeyword("func"))
       return unexpected("'func' to start a function");
-    XS_PARSE_TRY(parseFunction(*module));
+    XS_RETURN_IF_ERROR(parseFunction(*module));
   }
   return module;
 }
 
 absl::Status ModuleParser::parseFunction(Module &module) {
   consume(); // func
-  XS_PARSE_ASSIGN(Token name, expect(TokenKind::FuncName, "a function name such as @main"));
+  XS_ASSIGN_OR_RETURN(Token name, expect(TokenKind::FuncName, "a function name such as @main"));
   if (module.lookup(name.text))
     return errorAtToken(name, strCat("function '@", name.text, "' is already defined"));
   Function &function = *module.addFunction(std::string(name.text), locOf(name));
 
-  XS_PARSE_TRY(expect(TokenKind::LParen, "'(' to start the parameters").status());
-  XS_PARSE_TRY(parseParams(function));
-  XS_PARSE_TRY(expect(TokenKind::Arrow, "'->' and the results").status());
-  XS_PARSE_TRY(expect(TokenKind::LParen, "'(' to start the results").status());
-  XS_PARSE_TRY(parseResults(function));
+  XS_RETURN_IF_ERROR(expect(TokenKind::LParen, "'(' to start the parameters").status());
+  XS_RETURN_IF_ERROR(parseParams(function));
+  XS_RETURN_IF_ERROR(expect(TokenKind::Arrow, "'->' and the results").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::LParen, "'(' to start the results").status());
+  XS_RETURN_IF_ERROR(parseResults(function));
 
   if (atKeyword("where")) {
     consume();
     while (true) {
-      XS_PARSE_TRY(parseFact(function));
+      XS_RETURN_IF_ERROR(parseFact(function));
       if (!consumeIf(TokenKind::Comma))
         break;
     }
   }
-  XS_PARSE_TRY(expect(TokenKind::LBrace, "'{' to start the function body").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::LBrace, "'{' to start the function body").status());
   return parseBody(function);
 }
 
@@ -125,7 +125,7 @@ absl::Status ModuleParser::parseParams(Function &function) {
   std::vector<std::string> symbols;
   if (!at(TokenKind::RParen)) {
     while (true) {
-      XS_PARSE_ASSIGN(Token name, expect(TokenKind::ValueName, "a parameter such as %x"));
+      XS_ASSIGN_OR_RETURN(Token name, expect(TokenKind::ValueName, "a parameter such as %x"));
       if (function.nameInUse(name.text))
         return errorAtToken(name, strCat("redefinition of value '%", name.text, "'"));
       if (!at(TokenKind::Colon))
@@ -142,7 +142,7 @@ absl::Status ModuleParser::parseParams(Function &function) {
         break;
     }
   }
-  XS_PARSE_TRY(expect(TokenKind::RParen, "',' or ')' after a parameter").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::RParen, "',' or ')' after a parameter").status());
   // The first spelling of a symbol names its equality class (Constraints.h).
   for (const std::string &symbol : symbols)
     function.constraints().noteSymbol(symbol);
@@ -153,14 +153,14 @@ absl::Status ModuleParser::parseResults(Function &function) {
   absl::flat_hash_set<std::string> names;
   if (!at(TokenKind::RParen)) {
     while (true) {
-      XS_PARSE_ASSIGN(Token name, expect(TokenKind::Identifier, "a result name such as y"));
+      XS_ASSIGN_OR_RETURN(Token name, expect(TokenKind::Identifier, "a result name such as y"));
       if (!names.insert(std::string(name.text)).second)
         return errorAtToken(name, strCat("duplicate result name '", name.text, "'"));
       FunctionResult result;
       result.name = std::string(name.text);
       result.loc = locOf(name);
       if (consumeIf(TokenKind::Colon)) {
-        XS_PARSE_ASSIGN(result.declaredType, parseType());
+        XS_ASSIGN_OR_RETURN(result.declaredType, parseType());
       }
       function.results().push_back(std::move(result));
       if (!consumeIf(TokenKind::Comma))
@@ -181,7 +181,7 @@ absl::Status ModuleParser::checkFactStatus(absl::Status status, const Token &at)
 absl::Status ModuleParser::parseFact(Function &function) {
   Token start = tok();
   ConstraintStore &store = function.constraints();
-  XS_PARSE_ASSIGN(DimExpr lhs, parseDim());
+  XS_ASSIGN_OR_RETURN(DimExpr lhs, parseDim());
   // `S %8` lexes as the value name `%8`: read it as '%' and the divisor.
   if (at(TokenKind::ValueName) &&
       std::all_of(tok().text.begin(), tok().text.end(), absl::ascii_isdigit)) {
@@ -197,9 +197,9 @@ absl::Status ModuleParser::parseFact(Function &function) {
     }
     if (divisor == 0)
       return errorAtToken(divisorToken, "a divisibility fact needs a positive divisor");
-    XS_PARSE_TRY(expect(TokenKind::EqualEqual, "'==' in 'S % 8 == 0'").status());
+    XS_RETURN_IF_ERROR(expect(TokenKind::EqualEqual, "'==' in 'S % 8 == 0'").status());
     Token zero = tok();
-    XS_PARSE_ASSIGN(int64_t z, parseIntegerLiteral(false));
+    XS_ASSIGN_OR_RETURN(int64_t z, parseIntegerLiteral(false));
     if (z != 0)
       return errorAtToken(zero, "a divisibility fact reads 'S % 8 == 0'");
     return checkFactStatus(store.addDivisible(lhs, static_cast<int64_t>(divisor)), start);
@@ -207,18 +207,18 @@ absl::Status ModuleParser::parseFact(Function &function) {
   switch (tok().kind) {
   case TokenKind::EqualEqual: {
     consume();
-    XS_PARSE_ASSIGN(DimExpr rhs, parseDim());
+    XS_ASSIGN_OR_RETURN(DimExpr rhs, parseDim());
     return checkFactStatus(store.addEqual(lhs, rhs), start);
   }
   case TokenKind::Percent: {
     consume();
     Token divisorToken = tok();
-    XS_PARSE_ASSIGN(int64_t divisor, parseIntegerLiteral(false));
+    XS_ASSIGN_OR_RETURN(int64_t divisor, parseIntegerLiteral(false));
     if (divisor <= 0)
       return errorAtToken(divisorToken, "a divisibility fact needs a positive divisor");
-    XS_PARSE_TRY(expect(TokenKind::EqualEqual, "'==' in 'S % 8 == 0'").status());
+    XS_RETURN_IF_ERROR(expect(TokenKind::EqualEqual, "'==' in 'S % 8 == 0'").status());
     Token zero = tok();
-    XS_PARSE_ASSIGN(int64_t z, parseIntegerLiteral(false));
+    XS_ASSIGN_OR_RETURN(int64_t z, parseIntegerLiteral(false));
     if (z != 0)
       return errorAtToken(zero, "a divisibility fact reads 'S % 8 == 0'");
     return checkFactStatus(store.addDivisible(lhs, divisor), start);
@@ -226,16 +226,16 @@ absl::Status ModuleParser::parseFact(Function &function) {
   case TokenKind::LessEqual: {
     consume();
     if (lhs.isSymbol()) { // B <= 64
-      XS_PARSE_ASSIGN(int64_t hi, parseIntegerLiteral(true));
+      XS_ASSIGN_OR_RETURN(int64_t hi, parseIntegerLiteral(true));
       return checkFactStatus(store.addRange(lhs.symbolName(), 0, hi), start);
     }
     if (!lhs.isConstant())
       return errorAtToken(start, "a range fact reads '1 <= B <= 64', 'B <= 64' or 'B >= 1'");
     int64_t lo = *lhs.constantValue();
-    XS_PARSE_ASSIGN(Token symbol, expect(TokenKind::Identifier, "a symbol in '1 <= B <= 64'"));
+    XS_ASSIGN_OR_RETURN(Token symbol, expect(TokenKind::Identifier, "a symbol in '1 <= B <= 64'"));
     int64_t hi = std::numeric_limits<int64_t>::max();
     if (consumeIf(TokenKind::LessEqual)) {
-      XS_PARSE_ASSIGN(hi, parseIntegerLiteral(true));
+      XS_ASSIGN_OR_RETURN(hi, parseIntegerLiteral(true));
     }
     return checkFactStatus(store.addRange(std::string(symbol.text), lo, hi), start);
   }
@@ -243,7 +243,7 @@ absl::Status ModuleParser::parseFact(Function &function) {
     consume();
     if (!lhs.isSymbol())
       return errorAtToken(start, "a range fact reads '1 <= B <= 64', 'B <= 64' or 'B >= 1'");
-    XS_PARSE_ASSIGN(int64_t lo, parseIntegerLiteral(true));
+    XS_ASSIGN_OR_RETURN(int64_t lo, parseIntegerLiteral(true));
     return checkFactStatus(
         store.addRange(lhs.symbolName(), lo, std::numeric_limits<int64_t>::max()), start);
   }
@@ -257,7 +257,7 @@ absl::Status ModuleParser::parseBody(Function &function) {
     if (atKeyword("return"))
       return parseReturn(function, consume());
     if (at(TokenKind::ValueName)) {
-      XS_PARSE_TRY(parseOp(function));
+      XS_RETURN_IF_ERROR(parseOp(function));
       continue;
     }
     if (at(TokenKind::Eof))
@@ -274,7 +274,7 @@ absl::Status ModuleParser::parseReturn(Function &function, const Token &returnTo
   std::vector<Value *> values;
   if (at(TokenKind::ValueName)) {
     while (true) {
-      XS_PARSE_ASSIGN(Value * v, parseOperand(function));
+      XS_ASSIGN_OR_RETURN(Value * v, parseOperand(function));
       values.push_back(v);
       if (!consumeIf(TokenKind::Comma))
         break;
@@ -295,7 +295,7 @@ absl::Status ModuleParser::parseReturn(Function &function, const Token &returnTo
 }
 
 absl::StatusOr<Value *> ModuleParser::parseOperand(Function &function) {
-  XS_PARSE_ASSIGN(Token name, expect(TokenKind::ValueName, "a value such as %x"));
+  XS_ASSIGN_OR_RETURN(Token name, expect(TokenKind::ValueName, "a value such as %x"));
   Value *v = function.lookup(name.text);
   if (!v)
     return errorAtToken(name, strCat("use of undefined value '%", name.text, "'"));
@@ -306,8 +306,8 @@ absl::Status ModuleParser::parseOp(Function &function) {
   Token result = consume();
   if (function.nameInUse(result.text))
     return errorAtToken(result, strCat("redefinition of value '%", result.text, "'"));
-  XS_PARSE_TRY(expect(TokenKind::Equal, "'=' after the result name").status());
-  XS_PARSE_ASSIGN(Token mnemonicToken, expect(TokenKind::Identifier, "an op name"));
+  XS_RETURN_IF_ERROR(expect(TokenKind::Equal, "'=' after the result name").status());
+  XS_ASSIGN_OR_RETURN(Token mnemonicToken, expect(TokenKind::Identifier, "an op name"));
   std::optional<OpKind> kind = lookupOpKind(mnemonicToken.text);
   if (!kind) {
     std::string msg = strCat("unknown op '", mnemonicToken.text, "'");
@@ -321,7 +321,7 @@ absl::Status ModuleParser::parseOp(Function &function) {
   std::vector<Value *> operands;
   if (at(TokenKind::ValueName) && lookahead(1).kind != TokenKind::Equal) {
     while (true) {
-      XS_PARSE_ASSIGN(Value * v, parseOperand(function));
+      XS_ASSIGN_OR_RETURN(Value * v, parseOperand(function));
       operands.push_back(v);
       if (!consumeIf(TokenKind::Comma))
         break;
@@ -337,7 +337,7 @@ absl::Status ModuleParser::parseOp(Function &function) {
 
   AttrDict attrs;
   if (at(TokenKind::LBrace))
-    XS_PARSE_TRY(parseAttrs(info, attrs));
+    XS_RETURN_IF_ERROR(parseAttrs(info, attrs));
   for (const AttrSpec &spec : info.attrs)
     if (spec.required && !attrs.contains(spec.name))
       return errorAtToken(mnemonicToken, strCat("'", info.mnemonic, "' requires attribute '",
@@ -345,7 +345,7 @@ absl::Status ModuleParser::parseOp(Function &function) {
 
   TensorType type;
   if (consumeIf(TokenKind::Colon)) {
-    XS_PARSE_ASSIGN(type, parseType());
+    XS_ASSIGN_OR_RETURN(type, parseType());
   } else if (info.hasFlag(kResultTypeRequired)) {
     return errorAtToken(mnemonicToken,
                         strCat("'", info.mnemonic,
@@ -360,7 +360,7 @@ absl::Status ModuleParser::parseOp(Function &function) {
 absl::Status ModuleParser::parseAttrs(const OpInfo &info, AttrDict &attrs) {
   consume(); // {
   while (true) {
-    XS_PARSE_ASSIGN(Token name, expect(TokenKind::Identifier, "an attribute name"));
+    XS_ASSIGN_OR_RETURN(Token name, expect(TokenKind::Identifier, "an attribute name"));
     const AttrSpec *spec = info.findAttr(name.text);
     if (!spec)
       return errorAtToken(name, strCat("unknown attribute '", name.text, "' for '", info.mnemonic,
@@ -368,8 +368,8 @@ absl::Status ModuleParser::parseAttrs(const OpInfo &info, AttrDict &attrs) {
     if (attrs.contains(name.text))
       return errorAtToken(
           name, strCat("attribute '", name.text, "' of '", info.mnemonic, "' is given twice"));
-    XS_PARSE_TRY(expect(TokenKind::Equal, "'=' after the attribute name").status());
-    XS_PARSE_ASSIGN(Attribute value, parseAttrValue(info, *spec));
+    XS_RETURN_IF_ERROR(expect(TokenKind::Equal, "'=' after the attribute name").status());
+    XS_ASSIGN_OR_RETURN(Attribute value, parseAttrValue(info, *spec));
     attrs.emplace(std::string(name.text), std::move(value));
     if (!consumeIf(TokenKind::Comma))
       break;
@@ -394,13 +394,13 @@ absl::StatusOr<Attribute> ModuleParser::parseAttrValue(const OpInfo &info, const
                         (start.kind == TokenKind::Minus && lookahead(1).kind == TokenKind::Integer);
     if (!integerStart)
       return wrongKind();
-    XS_PARSE_ASSIGN(int64_t v, parseIntegerLiteral(true));
+    XS_ASSIGN_OR_RETURN(int64_t v, parseIntegerLiteral(true));
     return Attribute::integer(v);
   }
   case AttrKind::Float: {
     if (!numberStart)
       return wrongKind();
-    XS_PARSE_ASSIGN(double v, parseFloatLiteral());
+    XS_ASSIGN_OR_RETURN(double v, parseFloatLiteral());
     return Attribute::floating(v);
   }
   case AttrKind::IntList:
@@ -417,17 +417,17 @@ absl::StatusOr<Attribute> ModuleParser::parseAttrValue(const OpInfo &info, const
               !(at(TokenKind::Minus) && lookahead(1).kind == TokenKind::Integer))
             return unexpected(
                 strCat("an integer in attribute '", spec.name, "' of '", info.mnemonic, "'"));
-          XS_PARSE_ASSIGN(int64_t v, parseIntegerLiteral(true));
+          XS_ASSIGN_OR_RETURN(int64_t v, parseIntegerLiteral(true));
           ints.push_back(v);
         } else {
-          XS_PARSE_ASSIGN(DimExpr d, parseDim());
+          XS_ASSIGN_OR_RETURN(DimExpr d, parseDim());
           dims.push_back(std::move(d));
         }
         if (!consumeIf(TokenKind::Comma))
           break;
       }
     }
-    XS_PARSE_TRY(expect(TokenKind::RBracket, "',' or ']' in the list").status());
+    XS_RETURN_IF_ERROR(expect(TokenKind::RBracket, "',' or ']' in the list").status());
     return spec.kind == AttrKind::IntList ? Attribute::intList(std::move(ints))
                                           : Attribute::dimList(std::move(dims));
   }
@@ -450,7 +450,7 @@ absl::StatusOr<Attribute> ModuleParser::parseAttrValue(const OpInfo &info, const
   case AttrKind::Literal: {
     if (!numberStart && !atKeyword("dense"))
       return wrongKind();
-    XS_PARSE_ASSIGN(LiteralValue v, parseLiteral());
+    XS_ASSIGN_OR_RETURN(LiteralValue v, parseLiteral());
     return Attribute::literal(std::move(v));
   }
   }

@@ -131,7 +131,7 @@ absl::StatusOr<int64_t> ParserBase::parseIntegerLiteral(bool allowNegative) {
 absl::StatusOr<std::pair<bool, double>> ParserBase::parseLiteralNumber(int64_t &intValue) {
   bool negative = false;
   if (at(TokenKind::Minus) && (lookahead(1).kind == TokenKind::Integer)) {
-    XS_PARSE_ASSIGN(intValue, parseIntegerLiteral(/*allowNegative=*/true));
+    XS_ASSIGN_OR_RETURN(intValue, parseIntegerLiteral(/*allowNegative=*/true));
     return std::make_pair(true, static_cast<double>(intValue));
   }
   if (at(TokenKind::Minus)) {
@@ -140,7 +140,7 @@ absl::StatusOr<std::pair<bool, double>> ParserBase::parseLiteralNumber(int64_t &
   }
   const Token &t = tok();
   if (t.kind == TokenKind::Integer) {
-    XS_PARSE_ASSIGN(intValue, parseIntegerLiteral(/*allowNegative=*/false));
+    XS_ASSIGN_OR_RETURN(intValue, parseIntegerLiteral(/*allowNegative=*/false));
     return std::make_pair(true, static_cast<double>(intValue));
   }
   if (t.kind == TokenKind::Float) {
@@ -163,17 +163,17 @@ absl::StatusOr<std::pair<bool, double>> ParserBase::parseLiteralNumber(int64_t &
 
 absl::StatusOr<double> ParserBase::parseFloatLiteral() {
   int64_t ignored = 0;
-  XS_PARSE_ASSIGN(auto number, parseLiteralNumber(ignored));
+  XS_ASSIGN_OR_RETURN(auto number, parseLiteralNumber(ignored));
   return number.second;
 }
 
 absl::StatusOr<DimExpr> ParserBase::parseDim() {
   DepthGuard guard(depth_);
-  XS_PARSE_TRY(enterNesting(tok()));
-  XS_PARSE_ASSIGN(DimExpr lhs, parseTerm());
+  XS_RETURN_IF_ERROR(enterNesting(tok()));
+  XS_ASSIGN_OR_RETURN(DimExpr lhs, parseTerm());
   while (at(TokenKind::Plus) || at(TokenKind::Minus)) {
     Token op = consume();
-    XS_PARSE_ASSIGN(DimExpr rhs, parseTerm());
+    XS_ASSIGN_OR_RETURN(DimExpr rhs, parseTerm());
     if (magnitude(lhs) + magnitude(rhs) > kCoefficientLimit)
       return errorAtToken(op, "dimension expression overflows: keep coefficients below 2^62");
     if (lhs.terms().size() + rhs.terms().size() > kMaxTerms)
@@ -188,15 +188,15 @@ absl::StatusOr<DimExpr> ParserBase::parseDim() {
 absl::StatusOr<DimExpr> ParserBase::parseTerm() {
   if (at(TokenKind::Minus)) {
     DepthGuard guard(depth_);
-    XS_PARSE_TRY(enterNesting(consume()));
-    XS_PARSE_ASSIGN(DimExpr negated, parseTerm());
+    XS_RETURN_IF_ERROR(enterNesting(consume()));
+    XS_ASSIGN_OR_RETURN(DimExpr negated, parseTerm());
     return -negated;
   }
-  XS_PARSE_ASSIGN(DimExpr lhs, parseFactor());
+  XS_ASSIGN_OR_RETURN(DimExpr lhs, parseFactor());
   while (at(TokenKind::Star) || at(TokenKind::Slash)) {
     Token op = consume();
     Token rhsStart = tok();
-    XS_PARSE_ASSIGN(DimExpr rhs, parseFactor());
+    XS_ASSIGN_OR_RETURN(DimExpr rhs, parseFactor());
     if (op.kind == TokenKind::Star) {
       if (magnitude(lhs) * magnitude(rhs) > kCoefficientLimit)
         return errorAtToken(op, "dimension expression overflows: keep coefficients below 2^62");
@@ -221,16 +221,16 @@ absl::StatusOr<DimExpr> ParserBase::parseTerm() {
 
 absl::StatusOr<DimExpr> ParserBase::parseFactor() {
   DepthGuard guard(depth_);
-  XS_PARSE_TRY(enterNesting(tok()));
+  XS_RETURN_IF_ERROR(enterNesting(tok()));
   const Token &t = tok();
   switch (t.kind) {
   case TokenKind::Minus: {
     consume();
-    XS_PARSE_ASSIGN(DimExpr negated, parseFactor());
+    XS_ASSIGN_OR_RETURN(DimExpr negated, parseFactor());
     return -negated;
   }
   case TokenKind::Integer: {
-    XS_PARSE_ASSIGN(int64_t v, parseIntegerLiteral(/*allowNegative=*/false));
+    XS_ASSIGN_OR_RETURN(int64_t v, parseIntegerLiteral(/*allowNegative=*/false));
     return DimExpr(v);
   }
   case TokenKind::Identifier: {
@@ -241,8 +241,8 @@ absl::StatusOr<DimExpr> ParserBase::parseFactor() {
   }
   case TokenKind::LParen: {
     consume();
-    XS_PARSE_ASSIGN(DimExpr inner, parseDim());
-    XS_PARSE_TRY(expect(TokenKind::RParen, "')'").status());
+    XS_ASSIGN_OR_RETURN(DimExpr inner, parseDim());
+    XS_RETURN_IF_ERROR(expect(TokenKind::RParen, "')'").status());
     return inner;
   }
   default:
@@ -251,7 +251,7 @@ absl::StatusOr<DimExpr> ParserBase::parseFactor() {
 }
 
 absl::StatusOr<DimExpr> ParserBase::parseStandaloneDim() {
-  XS_PARSE_ASSIGN(DimExpr d, parseDim());
+  XS_ASSIGN_OR_RETURN(DimExpr d, parseDim());
   if (!at(TokenKind::Eof))
     return unexpected("the end of the dimension expression");
   return d;
@@ -266,7 +266,7 @@ absl::StatusOr<TensorType> ParserBase::parseType() {
     return errorAtToken(
         t, strCat("unknown element type '", t.text, "'; expected one of ", elementTypeList()));
   consume();
-  XS_PARSE_TRY(expect(TokenKind::LBracket, "'[' after the element type").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::LBracket, "'[' after the element type").status());
   std::vector<DimExpr> shape;
   // The element count multiplies the dims out: bound its expansion as one
   // dim's is bounded, or every check on the type would pay for it.
@@ -275,7 +275,7 @@ absl::StatusOr<TensorType> ParserBase::parseType() {
   if (!at(TokenKind::RBracket)) {
     while (true) {
       Token start = tok();
-      XS_PARSE_ASSIGN(DimExpr d, parseDim());
+      XS_ASSIGN_OR_RETURN(DimExpr d, parseDim());
       if (std::optional<int64_t> c = d.constantValue(); c && *c < 0)
         return errorAtToken(start, strCat("a dimension must not be negative, got ", *c));
       countTerms *= static_cast<double>(std::max<size_t>(d.terms().size(), 1));
@@ -287,7 +287,7 @@ absl::StatusOr<TensorType> ParserBase::parseType() {
         break;
     }
   }
-  XS_PARSE_TRY(expect(TokenKind::RBracket, "',' or ']' in the shape").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::RBracket, "',' or ']' in the shape").status());
   return TensorType(*elementType, std::move(shape));
 }
 
@@ -295,7 +295,7 @@ absl::StatusOr<LiteralValue> ParserBase::parseLiteral() {
   LiteralValue out;
   if (!atKeyword("dense")) {
     int64_t intValue = 0;
-    XS_PARSE_ASSIGN(auto number, parseLiteralNumber(intValue));
+    XS_ASSIGN_OR_RETURN(auto number, parseLiteralNumber(intValue));
     out.isInteger = number.first;
     if (number.first)
       out.ints.push_back(intValue);
@@ -304,7 +304,7 @@ absl::StatusOr<LiteralValue> ParserBase::parseLiteral() {
     return out;
   }
   consume();
-  XS_PARSE_TRY(expect(TokenKind::Less, "'<' after 'dense'").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::Less, "'<' after 'dense'").status());
   if (!at(TokenKind::LBracket))
     return unexpected("'[' to start the elements of dense<...>");
   std::vector<bool> levelSeen;
@@ -312,8 +312,8 @@ absl::StatusOr<LiteralValue> ParserBase::parseLiteral() {
   std::vector<int64_t> ints;
   std::vector<double> floats;
   bool anyFloat = false;
-  XS_PARSE_TRY(parseNestedList(0, out, levelSeen, leafLevel, ints, floats, anyFloat));
-  XS_PARSE_TRY(expect(TokenKind::Greater, "'>' to end dense<...>").status());
+  XS_RETURN_IF_ERROR(parseNestedList(0, out, levelSeen, leafLevel, ints, floats, anyFloat));
+  XS_RETURN_IF_ERROR(expect(TokenKind::Greater, "'>' to end dense<...>").status());
   out.isInteger = !anyFloat;
   if (anyFloat)
     out.floats = std::move(floats);
@@ -327,8 +327,8 @@ absl::Status ParserBase::parseNestedList(size_t level, LiteralValue &out,
                                          std::vector<int64_t> &ints, std::vector<double> &floats,
                                          bool &anyFloat) {
   DepthGuard guard(depth_);
-  XS_PARSE_TRY(enterNesting(tok()));
-  XS_PARSE_ASSIGN(Token open, expect(TokenKind::LBracket, "'['"));
+  XS_RETURN_IF_ERROR(enterNesting(tok()));
+  XS_ASSIGN_OR_RETURN(Token open, expect(TokenKind::LBracket, "'['"));
   int64_t count = 0;
   bool holdsLists = at(TokenKind::LBracket);
   if (!at(TokenKind::RBracket)) {
@@ -336,10 +336,10 @@ absl::Status ParserBase::parseNestedList(size_t level, LiteralValue &out,
       if (holdsLists) {
         if (!at(TokenKind::LBracket))
           return unexpected("'[' (elements of a nested list are all lists)");
-        XS_PARSE_TRY(parseNestedList(level + 1, out, levelSeen, leafLevel, ints, floats, anyFloat));
+        XS_RETURN_IF_ERROR(parseNestedList(level + 1, out, levelSeen, leafLevel, ints, floats, anyFloat));
       } else {
         int64_t intValue = 0;
-        XS_PARSE_ASSIGN(auto number, parseLiteralNumber(intValue));
+        XS_ASSIGN_OR_RETURN(auto number, parseLiteralNumber(intValue));
         anyFloat |= !number.first;
         ints.push_back(intValue);
         floats.push_back(number.second);
@@ -349,7 +349,7 @@ absl::Status ParserBase::parseNestedList(size_t level, LiteralValue &out,
         break;
     }
   }
-  XS_PARSE_TRY(expect(TokenKind::RBracket, "',' or ']' in the list").status());
+  XS_RETURN_IF_ERROR(expect(TokenKind::RBracket, "',' or ']' in the list").status());
   if (!holdsLists) {
     int64_t rank = static_cast<int64_t>(level) + 1;
     if (leafLevel == -1)

@@ -20,23 +20,6 @@
 #include "ir/Lexer.h"
 #include "ir/Type.h"
 
-#define XS_PARSE_CONCAT_INNER(a, b) a##b
-#define XS_PARSE_CONCAT(a, b) XS_PARSE_CONCAT_INNER(a, b)
-#define XS_PARSE_TRY(expr)                                                                         \
-  do {                                                                                             \
-    absl::Status xsParseStatus = (expr);                                                           \
-    if (!xsParseStatus.ok())                                                                       \
-      return xsParseStatus;                                                                        \
-  } while (false)
-#define XS_PARSE_ASSIGN_IMPL(tmp, lhs, expr)                                                       \
-  auto tmp = (expr);                                                                               \
-  if (!tmp.ok())                                                                                   \
-    return tmp.status();                                                                           \
-  lhs = std::move(*tmp)
-/// `XS_PARSE_ASSIGN(DimExpr d, parseDim());` returns the error or assigns.
-#define XS_PARSE_ASSIGN(lhs, expr)                                                                 \
-  XS_PARSE_ASSIGN_IMPL(XS_PARSE_CONCAT(xsParseOr, __LINE__), lhs, expr)
-
 namespace xs {
 
 class ParserBase {

@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/FloatBits.h"
+#include "ir/FloatBits.h"
 
 namespace xs {
 

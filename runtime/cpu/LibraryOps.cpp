@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_join.h"
 #include "ir/Diagnostics.h"
-#include "runtime/FloatBits.h"
+#include "ir/FloatBits.h"
 #include "tbb/blocked_range.h"
 #include "tbb/parallel_for.h"
 #include "tbb/task_arena.h"

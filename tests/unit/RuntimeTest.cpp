@@ -15,7 +15,7 @@
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/CachingAllocator.h"
-#include "runtime/FloatBits.h"
+#include "ir/FloatBits.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/Tensor.h"
 #include "runtime/cpu/CpuDevice.h"

@@ -1,4 +1,4 @@
-#include "runtime/FloatBits.h"
+#include "ir/FloatBits.h"
 
 #include <cmath>
 

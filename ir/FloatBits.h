@@ -1,5 +1,5 @@
-#ifndef XSTITCH_RUNTIME_FLOATBITS_H
-#define XSTITCH_RUNTIME_FLOATBITS_H
+#ifndef XSTITCH_IR_FLOATBITS_H
+#define XSTITCH_IR_FLOATBITS_H
 
 // The 16-bit float formats as bit patterns: IEEE binary16 (f16) and bfloat16
 // (bf16). Encoding rounds once, to nearest with ties to even, straight from
@@ -17,4 +17,4 @@ double decodeBF16(uint16_t bits);
 
 } // namespace xs
 
-#endif // XSTITCH_RUNTIME_FLOATBITS_H
+#endif // XSTITCH_IR_FLOATBITS_H
