@@ -18,6 +18,11 @@ target_link_libraries(xstitch_llvm INTERFACE LLVM)
 
 find_package(TBB REQUIRED CONFIG)
 
+# The ONNX frontend reads models through Debian's libonnx (protobuf types and
+# the checker).
+find_package(ONNX REQUIRED CONFIG)
+find_package(Protobuf REQUIRED)
+
 # oneDNN runs `dot` on f32 (runtime/cpu/LibraryOps.cpp says why not OpenBLAS).
 find_package(dnnl REQUIRED CONFIG)
 

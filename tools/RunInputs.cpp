@@ -1,4 +1,5 @@
 #include "tools/RunInputs.h"
+#include "tools/TensorFiles.h"
 
 #include <random>
 
@@ -113,7 +114,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
       ranges[index] = *range;
       continue;
     }
-    absl::StatusOr<HostTensor> t = readNpy(value);
+    absl::StatusOr<HostTensor> t = readTensorFile(value);
     if (!t.ok())
       return t.status();
     ElementType want = param->type().elementType();

@@ -1,6 +1,7 @@
-// xstitch-run: runs a function of a text IR file on a device with given or
-// random inputs, prints its outputs, compares them with expected values or
-// with the reference interpreter, and times it.
+// xstitch-run: runs a function of a text IR file or an ONNX model on a
+// device with given or random inputs, prints its outputs, compares them with
+// expected values or with the reference interpreter, and times it; or runs
+// ONNX's operator test cases (--conformance).
 
 #include <algorithm>
 #include <chrono>
@@ -11,12 +12,15 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "driver/Compiler.h"
+#include "frontend/onnx/OnnxImporter.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "tools/Conformance.h"
 #include "tools/Explain.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
+#include "tools/TensorFiles.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/DifferentialCheck.h"
 #include "tools/common/ExitCodes.h"
@@ -33,13 +37,18 @@ const std::vector<FlagSpec> kFlags = {
      "(default auto = cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]",
-     "a parameter's value from a .npy file, or random (the default)"},
+     "a parameter's value from a .npy or ONNX TensorProto .pb file, or random (the default); "
+     "ONNX models name parameters by their graph input names"},
     {"dim", true, true, "SYM=N", "the value of a symbolic dim (needed for random inputs)"},
     {"seed", true, false, "N", "seed of the random inputs (default 0)"},
-    {"expected", true, true, "NAME=PATH", "compare result NAME with a .npy file"},
+    {"expected", true, true, "NAME=PATH", "compare result NAME with a .npy or .pb file"},
     {"atol", true, false, "A", "absolute tolerance (default: by dtype)"},
     {"rtol", true, false, "R", "relative tolerance (default: by dtype)"},
-    {"output", true, true, "NAME=PATH", "write result NAME to a .npy file"},
+    {"output", true, true, "NAME=PATH", "write result NAME to a .npy or .pb file"},
+    {"conformance", true, false, "DIR",
+     "run every ONNX test case under DIR (model.onnx and test_data_set_*), one line per case "
+     "and a summary; exit 0 when no case in scope (DIR/../IN_SCOPE.txt, EXCLUDED.txt) fails"},
+    {"filter", true, false, "TEXT", "--conformance runs only the cases whose name contains TEXT"},
     {"check", false, false, "",
      "compare every result with the reference interpreter on the untransformed graph"},
     {"bench", false, false, "", "time the run: median over --iters runs after one warm-up"},
@@ -71,7 +80,9 @@ const std::vector<FlagSpec> kFlags = {
 
 void printUsage(std::ostream &os) {
   os << "usage: xstitch-run FILE [options]\n"
-        "Runs a function of FILE (xstitch text IR) and prints its results.\n"
+        "       xstitch-run --conformance DIR [--device=cpu|ref] [--filter=TEXT]\n"
+        "Runs a function of FILE (xstitch text IR, or an ONNX model: FILE.onnx) and prints its\n"
+        "results.\n"
         "Exit codes: 0 ok, 1 a comparison failed, 2 a user error, 3 an internal error.\n\n"
      << formatFlagHelp(kFlags);
 }
@@ -111,10 +122,30 @@ absl::StatusOr<Function *> selectFunction(const Module &module, const std::strin
                                                  "); choose one with --function NAME"));
 }
 
-// Parses the file and runs `passes` on it.
+bool isOnnxFile(const std::string &path) {
+  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+/// What an ONNX model's parameters and results are called in the graph.
+struct OnnxNames {
+  std::vector<std::string> inputs, outputs;
+};
+
+// Parses (or imports) the file and runs `passes` on it.
 absl::StatusOr<std::unique_ptr<Module>> loadModule(const std::string &path,
-                                                   const std::vector<std::string> &passes) {
-  absl::StatusOr<std::unique_ptr<Module>> module = parseModuleFile(path);
+                                                   const std::vector<std::string> &passes,
+                                                   OnnxNames *onnxNames = nullptr) {
+  absl::StatusOr<std::unique_ptr<Module>> module;
+  if (isOnnxFile(path)) {
+    absl::StatusOr<OnnxImport> imported = importOnnxFile(path);
+    if (!imported.ok())
+      return imported.status();
+    if (onnxNames)
+      *onnxNames = OnnxNames{imported->inputNames, imported->outputNames};
+    module = std::move(imported->module);
+  } else {
+    module = parseModuleFile(path);
+  }
   if (!module.ok())
     return module.status();
   PipelineOptions options;
@@ -302,6 +333,24 @@ absl::StatusOr<double> benchmark(Runner &runner, const std::vector<HostTensor> &
   return median(times);
 }
 
+/// `NAME=VALUE` specs with ONNX graph names turned into the function's
+/// parameter (or result) names, which the import made valid IR names.
+std::vector<std::string> renameOnnxSpecs(std::vector<std::string> specs,
+                                         const std::vector<std::string> &onnxNames,
+                                         const Function &function, bool params) {
+  for (std::string &spec : specs) {
+    size_t eq = spec.find('=');
+    std::string name = spec.substr(0, eq);
+    for (size_t i = 0; i < onnxNames.size(); ++i)
+      if (onnxNames[i] == name) {
+        const std::string &irName =
+            params ? function.params()[i]->name() : function.results()[i].name;
+        spec = irName + (eq == std::string::npos ? "" : spec.substr(eq));
+      }
+  }
+  return specs;
+}
+
 int64_t bytesOf(const HostTensor &t) { return t.numElements() * elementByteSize(t.elementType()); }
 
 int run(int argc, char **argv) {
@@ -311,6 +360,25 @@ int run(int argc, char **argv) {
   if (args->has("help")) {
     printUsage(std::cout);
     return kExitOk;
+  }
+  if (args->has("conformance")) {
+    ConformanceOptions options;
+    options.dir = args->get("conformance");
+    options.device = args->get("device", "auto");
+    if (options.device == "auto")
+      options.device = "cpu";
+    if (options.device != "ref" && options.device != "cpu")
+      return report(absl::InvalidArgumentError(absl::StrCat(
+          "device '", options.device, "' is not available in this build; available: ref, cpu")));
+    absl::StatusOr<CompileOptions> compile = compileOptionsFrom(*args);
+    if (!compile.ok())
+      return report(compile.status());
+    options.compile = *compile;
+    options.filter = args->get("filter");
+    absl::StatusOr<ConformanceSummary> summary = runConformance(options, std::cout);
+    if (!summary.ok())
+      return report(summary.status());
+    return summary->failed == 0 ? kExitOk : kExitMismatch;
   }
   if (args->positional().size() != 1) {
     std::cerr << "xstitch-run: error: expected exactly one input file\n";
@@ -336,7 +404,8 @@ int run(int argc, char **argv) {
 
   // The graph that runs gets the default pipeline; --check compares it with
   // the untransformed graph (shape inference only).
-  absl::StatusOr<std::unique_ptr<Module>> module = loadModule(path, defaultPipeline());
+  OnnxNames onnxNames;
+  absl::StatusOr<std::unique_ptr<Module>> module = loadModule(path, defaultPipeline(), &onnxNames);
   if (!module.ok())
     return report(module.status());
   absl::StatusOr<Function *> function = selectFunction(**module, args->get("function"), path);
@@ -383,7 +452,7 @@ int run(int argc, char **argv) {
   }
 
   InputRequest request;
-  request.inputs = args->getAll("input");
+  request.inputs = renameOnnxSpecs(args->getAll("input"), onnxNames.inputs, **function, true);
   request.dims = args->getAll("dim");
   if (args->has("seed") && !absl::SimpleAtoi(args->get("seed"), &request.seed))
     return report(absl::InvalidArgumentError("--seed needs a non-negative integer"));
@@ -469,25 +538,27 @@ int run(int argc, char **argv) {
                      "', which is not a result (results: ", absl::StrJoin(names, ", "), ")")));
   };
 
-  for (const std::string &spec : args->getAll("output")) {
+  for (const std::string &spec :
+       renameOnnxSpecs(args->getAll("output"), onnxNames.outputs, **function, false)) {
     auto assignment = splitAssignment(spec, "output");
     if (!assignment.ok())
       return report(assignment.status());
     std::optional<size_t> i = resultIndex(assignment->first);
     if (!i)
       return unknownResult("--output", assignment->first);
-    if (absl::Status s = writeNpy(assignment->second, (*outputs)[*i]); !s.ok())
+    if (absl::Status s = writeTensorFile(assignment->second, (*outputs)[*i]); !s.ok())
       return report(s);
   }
 
-  for (const std::string &spec : args->getAll("expected")) {
+  for (const std::string &spec :
+       renameOnnxSpecs(args->getAll("expected"), onnxNames.outputs, **function, false)) {
     auto assignment = splitAssignment(spec, "expected");
     if (!assignment.ok())
       return report(assignment.status());
     std::optional<size_t> i = resultIndex(assignment->first);
     if (!i)
       return unknownResult("--expected", assignment->first);
-    absl::StatusOr<HostTensor> expected = readNpy(assignment->second);
+    absl::StatusOr<HostTensor> expected = readTensorFile(assignment->second);
     if (!expected.ok())
       return report(expected.status());
     absl::StatusOr<Tolerance> tol = toleranceFor(*args, (*outputs)[*i].elementType());

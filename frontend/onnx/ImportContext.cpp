@@ -1,0 +1,398 @@
+#include "frontend/onnx/ImportContext.h"
+
+#include "ir/Diagnostics.h"
+#include "ir/Interpreter.h"
+
+namespace xs {
+
+namespace {
+
+/// Values computed from constants are evaluated while importing up to this
+/// many elements (shape computations, small tables); larger ones are left
+/// to the constant-fold pass and the kernels.
+constexpr int64_t kMaxFoldedElements = int64_t(1) << 16;
+
+/// A rule's message without its `file: error: ` prefix.
+std::string stripLocation(absl::string_view message) {
+  size_t at = message.find(": error: ");
+  return std::string(at == absl::string_view::npos ? message : message.substr(at + 9));
+}
+
+} // namespace
+
+ImportContext::ImportContext(GraphState &graph, const onnx::NodeProto &node, int nodeIndex,
+                             int opset)
+    : graph_(graph), node_(node), nodeIndex_(nodeIndex), opset_(opset),
+      builder_(*graph.function, nullptr, graph.loc) {}
+
+std::string ImportContext::nodeDescription() const {
+  std::string text = strCat("node ", nodeIndex_);
+  if (!node_.name().empty())
+    text += strCat(" '", node_.name(), "'");
+  return strCat(text, " (", node_.op_type(), ")");
+}
+
+absl::Status ImportContext::error(std::string_view msg) const {
+  return errorAt(graph_.loc, strCat(nodeDescription(), ": ", msg));
+}
+
+absl::Status ImportContext::unsupported(std::string_view msg) const {
+  return unsupportedAt(graph_.loc, strCat(nodeDescription(), ": ", msg));
+}
+
+bool ImportContext::hasInput(int i) const {
+  return i < node_.input_size() && !node_.input(i).empty();
+}
+
+const OnnxValue *ImportContext::onnxInput(int i) const {
+  if (!hasInput(i))
+    return nullptr;
+  auto it = graph_.values.find(node_.input(i));
+  return it == graph_.values.end() ? nullptr : &it->second;
+}
+
+bool ImportContext::inputIsDims(int i) const {
+  const OnnxValue *v = onnxInput(i);
+  if (!v)
+    return false;
+  if (v->dims)
+    return true;
+  const HostTensor *known = knownValue(v->value);
+  return known && !known->isFloat() && known->rank() <= 1;
+}
+
+absl::StatusOr<Value *> ImportContext::input(int i) {
+  if (!hasInput(i))
+    return error(strCat("input ", i, " is missing"));
+  const OnnxValue *v = onnxInput(i);
+  if (!v)
+    return error(strCat("input ", i, " ('", node_.input(i),
+                        "') is not produced by any node, initializer or graph input before it"));
+  if (v->value)
+    return v->value;
+  std::vector<int64_t> shape;
+  if (!v->scalarDims)
+    shape.push_back(static_cast<int64_t>(v->dims->size()));
+  HostTensor t(ElementType::I64, shape);
+  for (size_t k = 0; k < v->dims->size(); ++k) {
+    std::optional<int64_t> c = (*v->dims)[k].constantValue();
+    if (!c)
+      return unsupported(strCat(
+          "input ", i, " ('", node_.input(i), "') holds the symbolic dim ", (*v->dims)[k].str(),
+          " as data; xstitch uses dims as values only in shape operands (Reshape's shape, Slice's "
+          "bounds, Expand's shape, ...)"));
+    t.ints()[k] = *c;
+  }
+  return constant(t);
+}
+
+absl::StatusOr<TensorType> ImportContext::inputType(int i) {
+  const OnnxValue *v = onnxInput(i);
+  if (v && !v->value && v->dims) {
+    std::vector<DimExpr> shape;
+    if (!v->scalarDims)
+      shape.push_back(DimExpr(static_cast<int64_t>(v->dims->size())));
+    return TensorType(ElementType::I64, shape);
+  }
+  absl::StatusOr<Value *> value = input(i);
+  if (!value.ok())
+    return value.status();
+  return (*value)->type();
+}
+
+absl::StatusOr<HostTensor> ImportContext::constantInput(int i, std::string_view what) {
+  if (!hasInput(i))
+    return error(strCat("input ", i, " (", what, ") is missing"));
+  const OnnxValue *v = onnxInput(i);
+  if (v && v->dims) {
+    absl::StatusOr<Value *> value = input(i);
+    if (!value.ok())
+      return error(strCat(what, " must be known when the model is compiled, but it holds "
+                                "symbolic dims"));
+    return *knownValue(*value);
+  }
+  absl::StatusOr<Value *> value = input(i);
+  if (!value.ok())
+    return value.status();
+  if (const HostTensor *known = knownValue(*value))
+    return *known;
+  return unsupported(
+      strCat(what, " (input ", i, ", '", node_.input(i),
+             "') must be known when the model is compiled: a constant, an initializer, or computed "
+             "from those and from shapes; here it depends on the values of a graph input"));
+}
+
+absl::StatusOr<std::vector<int64_t>> ImportContext::constantInts(int i, std::string_view what) {
+  absl::StatusOr<HostTensor> t = constantInput(i, what);
+  if (!t.ok())
+    return t.status();
+  if (t->isFloat())
+    return error(strCat(what, " must be integers, got ", t->typeStr()));
+  return t->ints();
+}
+
+absl::StatusOr<std::vector<DimExpr>> ImportContext::dimsInput(int i, std::string_view what) {
+  const OnnxValue *v = onnxInput(i);
+  if (v && !v->value && v->dims)
+    return *v->dims;
+  absl::StatusOr<std::vector<int64_t>> ints = constantInts(i, what);
+  if (!ints.ok())
+    return ints.status();
+  return std::vector<DimExpr>(ints->begin(), ints->end());
+}
+
+const onnx::AttributeProto *ImportContext::attr(std::string_view name) const {
+  for (const onnx::AttributeProto &a : node_.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+bool ImportContext::hasAttr(std::string_view name) const { return attr(name) != nullptr; }
+
+int64_t ImportContext::intAttr(std::string_view name, int64_t fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->i() : fallback;
+}
+
+double ImportContext::floatAttr(std::string_view name, double fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->f() : fallback;
+}
+
+std::string ImportContext::stringAttr(std::string_view name, std::string fallback) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? a->s() : fallback;
+}
+
+std::vector<int64_t> ImportContext::intsAttr(std::string_view name) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? std::vector<int64_t>(a->ints().begin(), a->ints().end()) : std::vector<int64_t>{};
+}
+
+std::vector<double> ImportContext::floatsAttr(std::string_view name) const {
+  const onnx::AttributeProto *a = attr(name);
+  return a ? std::vector<double>(a->floats().begin(), a->floats().end()) : std::vector<double>{};
+}
+
+bool ImportContext::hasOutput(int i) const {
+  return i < node_.output_size() && !node_.output(i).empty();
+}
+
+void ImportContext::setOutput(int i, Value *value) {
+  if (hasOutput(i))
+    graph_.values[node_.output(i)] = OnnxValue{value, std::nullopt, false};
+}
+
+void ImportContext::setOutputDims(int i, std::vector<DimExpr> dims, bool scalar) {
+  if (!hasOutput(i))
+    return;
+  bool allConstant = true;
+  for (const DimExpr &d : dims)
+    allConstant &= d.isConstant();
+  if (allConstant) {
+    std::vector<int64_t> shape;
+    if (!scalar)
+      shape.push_back(static_cast<int64_t>(dims.size()));
+    HostTensor t(ElementType::I64, shape);
+    for (size_t k = 0; k < dims.size(); ++k)
+      t.ints()[k] = *dims[k].constantValue();
+    absl::StatusOr<Value *> c = constant(t);
+    if (c.ok()) {
+      setOutput(i, *c);
+      return;
+    }
+  }
+  graph_.values[node_.output(i)] = OnnxValue{nullptr, std::move(dims), scalar};
+}
+
+const HostTensor *ImportContext::knownValue(const Value *v) const {
+  auto it = graph_.known.find(v);
+  return it == graph_.known.end() ? nullptr : &it->second;
+}
+
+absl::StatusOr<Value *> ImportContext::create(OpKind kind, std::vector<Value *> operands,
+                                              AttrDict attrs, TensorType type) {
+  absl::StatusOr<Value *> made = builder_.create(kind, operands, std::move(attrs), type);
+  if (!made.ok())
+    return error(stripLocation(made.status().message()));
+  // Evaluate what constants alone determine, so that importers downstream
+  // can read it.
+  std::vector<const HostTensor *> values;
+  for (Value *operand : operands) {
+    const HostTensor *known = knownValue(operand);
+    if (!known)
+      return made;
+    values.push_back(known);
+  }
+  std::optional<std::vector<int64_t>> shape = (*made)->type().staticShape();
+  if (!shape || kind == OpKind::Dot)
+    return made;
+  int64_t elements = 1;
+  for (int64_t d : *shape)
+    elements *= d;
+  if (elements > kMaxFoldedElements)
+    return made;
+  absl::StatusOr<HostTensor> folded = evaluateOp(*(*made)->definingOp(), values, DimBindings{});
+  if (folded.ok())
+    graph_.known[*made] = std::move(*folded);
+  return made;
+}
+
+absl::StatusOr<Value *> ImportContext::constant(const HostTensor &tensor) {
+  LiteralValue literal;
+  literal.shape = tensor.shape();
+  literal.isInteger = !tensor.isFloat();
+  if (literal.isInteger)
+    literal.ints = tensor.ints();
+  else
+    literal.floats = tensor.floats();
+  // A rank-0 literal is written as a number, which means a splat.
+  if (tensor.rank() == 0)
+    literal.shape.clear();
+  std::vector<DimExpr> shape(tensor.shape().begin(), tensor.shape().end());
+  absl::StatusOr<Value *> made =
+      builder_.create(OpKind::Constant, {}, {{"value", Attribute::literal(std::move(literal))}},
+                      TensorType(tensor.elementType(), shape));
+  if (!made.ok())
+    return error(stripLocation(made.status().message()));
+  graph_.known[*made] = tensor;
+  return made;
+}
+
+absl::StatusOr<Value *> ImportContext::splat(double v, TensorType type) {
+  LiteralValue literal;
+  literal.isInteger = !isFloat(type.elementType());
+  if (literal.isInteger)
+    literal.ints = {static_cast<int64_t>(v)};
+  else
+    literal.floats = {v};
+  absl::StatusOr<Value *> made = builder_.create(
+      OpKind::Constant, {}, {{"value", Attribute::literal(std::move(literal))}}, type);
+  if (!made.ok())
+    return error(stripLocation(made.status().message()));
+  if (std::optional<std::vector<int64_t>> shape = type.staticShape()) {
+    int64_t elements = 1;
+    for (int64_t d : *shape)
+      elements *= d;
+    if (elements <= kMaxFoldedElements) {
+      HostTensor t(type.elementType(), *shape);
+      for (int64_t k = 0; k < elements; ++k)
+        t.setDouble(k, v);
+      graph_.known[*made] = std::move(t);
+    }
+  }
+  return made;
+}
+
+absl::StatusOr<Value *> ImportContext::scalarLike(double v, Value *like) {
+  return splat(v, TensorType(like->type().elementType(), {}));
+}
+
+absl::StatusOr<Value *> ImportContext::reshape(Value *x, std::vector<DimExpr> shape) {
+  if (x->type().shape() == shape)
+    return x;
+  return create(OpKind::Reshape, {x}, {}, TensorType(x->type().elementType(), std::move(shape)));
+}
+
+absl::StatusOr<Value *> ImportContext::cast(Value *x, ElementType to) {
+  if (x->type().elementType() == to)
+    return x;
+  return create(OpKind::Cast, {x}, {{"to", Attribute::elementType(to)}});
+}
+
+absl::StatusOr<std::vector<DimExpr>>
+ImportContext::broadcastShape(const std::vector<TensorType> &types) {
+  int64_t rank = 0;
+  for (const TensorType &t : types)
+    rank = std::max(rank, t.rank());
+  std::vector<DimExpr> shape(static_cast<size_t>(rank), DimExpr(1));
+  for (int64_t d = 0; d < rank; ++d) {
+    DimExpr &out = shape[static_cast<size_t>(d)];
+    for (const TensorType &t : types) {
+      int64_t k = d - (rank - t.rank());
+      if (k < 0)
+        continue;
+      const DimExpr &dim = t.dim(k);
+      if (dim == DimExpr(1) || dim == out)
+        continue;
+      if (out == DimExpr(1)) {
+        out = dim;
+        continue;
+      }
+      if (out.isConstant() && dim.isConstant()) {
+        std::string shapes;
+        for (const TensorType &u : types)
+          shapes += (shapes.empty() ? "" : " and ") + u.str();
+        return error(strCat("the shapes ", shapes, " do not broadcast (dim ", d, ": ", out.str(),
+                            " vs ", dim.str(), ")"));
+      }
+      // ONNX requires them equal; the symbolic side takes the other's value.
+      if (absl::Status s = function().constraints().addEqual(out, dim); !s.ok())
+        return error(std::string(s.message()));
+      if (!out.isConstant())
+        out = dim;
+    }
+  }
+  return shape;
+}
+
+absl::StatusOr<Value *> ImportContext::broadcastTo(Value *x, const std::vector<DimExpr> &shape) {
+  const TensorType &type = x->type();
+  if (type.shape() == shape)
+    return x;
+  int64_t rank = static_cast<int64_t>(shape.size());
+  if (type.rank() > rank)
+    return error(strCat("cannot broadcast ", type.str(), " to rank ", rank));
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < type.rank(); ++i)
+    dims.push_back(i + rank - type.rank());
+  return create(OpKind::Broadcast, {x}, {{"dims", Attribute::intList(dims)}},
+                TensorType(type.elementType(), shape));
+}
+
+absl::StatusOr<std::vector<Value *>> ImportContext::broadcastAll(std::vector<Value *> values) {
+  std::vector<TensorType> types;
+  for (Value *v : values)
+    types.push_back(v->type());
+  absl::StatusOr<std::vector<DimExpr>> shape = broadcastShape(types);
+  if (!shape.ok())
+    return shape.status();
+  for (Value *&v : values) {
+    absl::StatusOr<Value *> b = broadcastTo(v, *shape);
+    if (!b.ok())
+      return b.status();
+    v = *b;
+  }
+  return values;
+}
+
+absl::StatusOr<Value *> ImportContext::binary(OpKind kind, Value *a, Value *b, AttrDict attrs) {
+  absl::StatusOr<std::vector<Value *>> both = broadcastAll({a, b});
+  if (!both.ok())
+    return both.status();
+  return create(kind, {(*both)[0], (*both)[1]}, std::move(attrs));
+}
+
+absl::StatusOr<Value *> ImportContext::compare(std::string_view dir, Value *a, Value *b) {
+  return binary(OpKind::Compare, a, b, {{"dir", Attribute::enumeration(std::string(dir))}});
+}
+
+absl::StatusOr<Value *> ImportContext::unary(OpKind kind, Value *x) { return create(kind, {x}); }
+
+absl::StatusOr<Value *> ImportContext::select(Value *cond, Value *a, Value *b) {
+  absl::StatusOr<std::vector<Value *>> all = broadcastAll({cond, a, b});
+  if (!all.ok())
+    return all.status();
+  return create(OpKind::Select, *all);
+}
+
+absl::StatusOr<int64_t> ImportContext::normalizeAxis(int64_t axis, int64_t rank,
+                                                     std::string_view what) const {
+  int64_t a = axis < 0 ? axis + rank : axis;
+  if (a < 0 || a >= rank)
+    return error(strCat(what, " ", axis, " is out of range for rank ", rank));
+  return a;
+}
+
+} // namespace xs

@@ -1,0 +1,137 @@
+#ifndef XSTITCH_FRONTEND_ONNX_IMPORTCONTEXT_H
+#define XSTITCH_FRONTEND_ONNX_IMPORTCONTEXT_H
+
+// What an operator importer sees of the graph being imported: the node, its
+// inputs as IR values (or, for shape computations, as dims known at import
+// time), its attributes, and helpers that build xstitch ops with ONNX's
+// conventions (numpy broadcasting, negative axes). Values computed from
+// constants only are evaluated as they are built (the reference
+// interpreter's evaluateOp), so that shape operands computed in the graph
+// (Reshape's shape, Slice's bounds) are known to the importers that need
+// them.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "ir/Builder.h"
+#include "ir/HostTensor.h"
+#include "ir/IR.h"
+#include "onnx/onnx_pb.h"
+
+namespace xs {
+
+/// An ONNX value during import: an IR value, or a 1-D (or scalar) i64
+/// tensor of dims known at import time, some of them symbolic (what Shape
+/// gives for a tensor with dynamic axes). Dims that are all constant are kept
+/// as an IR constant instead.
+struct OnnxValue {
+  Value *value = nullptr;
+  std::optional<std::vector<DimExpr>> dims;
+  bool scalarDims = false; // `dims` has rank 0 (one element)
+};
+
+/// The graph-wide state of an import.
+struct GraphState {
+  Function *function = nullptr;
+  Location loc;
+  absl::flat_hash_map<std::string, OnnxValue> values;
+  /// Values known at import time, with their elements.
+  absl::flat_hash_map<const Value *, HostTensor> known;
+  /// Fresh symbols for unnamed dynamic dims.
+  int nextSymbol = 0;
+};
+
+class ImportContext {
+public:
+  ImportContext(GraphState &graph, const onnx::NodeProto &node, int nodeIndex, int opset);
+
+  const onnx::NodeProto &node() const { return node_; }
+  int opset() const { return opset_; }
+  Function &function() { return *graph_.function; }
+
+  // --- Errors: `file: error: node 3 'name' (Type): msg`.
+  absl::Status error(std::string_view msg) const;
+  /// An operator, attribute value or type xstitch does not import (exit 2).
+  absl::Status unsupported(std::string_view msg) const;
+
+  // --- Inputs. An input is present when the node names it (ONNX leaves out
+  // optional inputs with an empty name).
+  int numInputs() const { return node_.input_size(); }
+  bool hasInput(int i) const;
+  /// The input as an IR value (dims known at import become a constant).
+  absl::StatusOr<Value *> input(int i);
+  /// The input's type (dims known at import: i64 of their count).
+  absl::StatusOr<TensorType> inputType(int i);
+  /// The input's elements when they are known at import; `what` says what
+  /// they are for in the error ("the shape of Reshape").
+  absl::StatusOr<HostTensor> constantInput(int i, std::string_view what);
+  absl::StatusOr<std::vector<int64_t>> constantInts(int i, std::string_view what);
+  /// The input as dims known at import (symbolic dims allowed), for shape
+  /// operands; `what` as above.
+  absl::StatusOr<std::vector<DimExpr>> dimsInput(int i, std::string_view what);
+  /// Whether input i is known at import as dims (constant or symbolic).
+  bool inputIsDims(int i) const;
+  const OnnxValue *onnxInput(int i) const;
+
+  // --- Attributes.
+  bool hasAttr(std::string_view name) const;
+  const onnx::AttributeProto *attr(std::string_view name) const;
+  int64_t intAttr(std::string_view name, int64_t fallback) const;
+  double floatAttr(std::string_view name, double fallback) const;
+  std::string stringAttr(std::string_view name, std::string fallback) const;
+  std::vector<int64_t> intsAttr(std::string_view name) const;
+  std::vector<double> floatsAttr(std::string_view name) const;
+
+  // --- Outputs.
+  int numOutputs() const { return node_.output_size(); }
+  /// Whether output i is named (used by the graph).
+  bool hasOutput(int i) const;
+  void setOutput(int i, Value *value);
+  void setOutputDims(int i, std::vector<DimExpr> dims, bool scalar = false);
+
+  // --- Building. Errors from the type rules are reported at the node.
+  absl::StatusOr<Value *> create(OpKind kind, std::vector<Value *> operands, AttrDict attrs = {},
+                                 TensorType type = {});
+  /// A constant holding `tensor`'s elements.
+  absl::StatusOr<Value *> constant(const HostTensor &tensor);
+  /// A constant of `type` filled with `v` (symbolic shapes allowed).
+  absl::StatusOr<Value *> splat(double v, TensorType type);
+  absl::StatusOr<Value *> scalarLike(double v, Value *like);
+  absl::StatusOr<Value *> reshape(Value *x, std::vector<DimExpr> shape);
+  absl::StatusOr<Value *> cast(Value *x, ElementType to);
+  /// numpy broadcasting of `x` to `shape` (right-aligned, size-1 dims repeat).
+  absl::StatusOr<Value *> broadcastTo(Value *x, const std::vector<DimExpr> &shape);
+  /// The numpy broadcast shape of several shapes; incompatible constant dims
+  /// are an error; two different symbolic dims are recorded as equal.
+  absl::StatusOr<std::vector<DimExpr>> broadcastShape(const std::vector<TensorType> &types);
+  /// `values` broadcast to their common shape.
+  absl::StatusOr<std::vector<Value *>> broadcastAll(std::vector<Value *> values);
+  /// An element-wise binary op with numpy broadcasting.
+  absl::StatusOr<Value *> binary(OpKind kind, Value *a, Value *b, AttrDict attrs = {});
+  absl::StatusOr<Value *> compare(std::string_view dir, Value *a, Value *b);
+  absl::StatusOr<Value *> unary(OpKind kind, Value *x);
+  /// `select` with numpy broadcasting of all three operands.
+  absl::StatusOr<Value *> select(Value *cond, Value *a, Value *b);
+
+  /// An axis in [-rank, rank) as [0, rank); an error otherwise.
+  absl::StatusOr<int64_t> normalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
+
+  /// The elements of a value known at import, or nullptr.
+  const HostTensor *knownValue(const Value *v) const;
+
+private:
+  std::string nodeDescription() const;
+
+  GraphState &graph_;
+  const onnx::NodeProto &node_;
+  int nodeIndex_;
+  int opset_;
+  Builder builder_;
+};
+
+} // namespace xs
+
+#endif // XSTITCH_FRONTEND_ONNX_IMPORTCONTEXT_H

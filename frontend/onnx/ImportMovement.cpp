@@ -1,0 +1,361 @@
+// ONNX data-movement operators: Transpose, Concat, Split, Slice, Pad, Tile,
+// Gather and GatherElements. Concat, Gather and Slice of shape vectors
+// (Shape -> Gather -> Concat -> Reshape chains) stay dims known at import.
+
+#include <limits>
+
+#include "frontend/onnx/OpImporters.h"
+#include "ir/Diagnostics.h"
+
+namespace xs {
+
+namespace {
+
+absl::Status importTranspose(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank();
+  std::vector<int64_t> perm = c.intsAttr("perm");
+  if (!c.hasAttr("perm"))
+    for (int64_t d = rank - 1; d >= 0; --d)
+      perm.push_back(d);
+  XS_ASSIGN_OR_RETURN(Value * y,
+                      c.create(OpKind::Transpose, {x}, {{"perm", Attribute::intList(perm)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+/// The input as a vector of dims when it is one (dims known at import or a
+/// constant integer vector).
+std::optional<std::vector<DimExpr>> dimsVector(ImportContext &c, int i) {
+  if (!c.inputIsDims(i))
+    return std::nullopt;
+  absl::StatusOr<std::vector<DimExpr>> dims = c.dimsInput(i, "");
+  if (!dims.ok())
+    return std::nullopt;
+  return *dims;
+}
+
+absl::Status importConcat(ImportContext &c) {
+  bool anySymbolic = false, allDims = true;
+  for (int i = 0; i < c.numInputs(); ++i) {
+    const OnnxValue *v = c.onnxInput(i);
+    anySymbolic |= v && v->dims && !v->value;
+    allDims &= c.inputIsDims(i);
+  }
+  if (anySymbolic && allDims) {
+    std::vector<DimExpr> out;
+    for (int i = 0; i < c.numInputs(); ++i) {
+      std::optional<std::vector<DimExpr>> dims = dimsVector(c, i);
+      if (!dims)
+        return c.error(strCat("input ", i, " is not a vector of dims"));
+      out.insert(out.end(), dims->begin(), dims->end());
+    }
+    c.setOutputDims(0, out);
+    return absl::OkStatus();
+  }
+  std::vector<Value *> inputs;
+  for (int i = 0; i < c.numInputs(); ++i) {
+    XS_ASSIGN_OR_RETURN(Value * x, c.input(i));
+    inputs.push_back(x);
+  }
+  if (inputs.empty())
+    return c.error("needs at least one input");
+  XS_ASSIGN_OR_RETURN(int64_t axis,
+                      c.normalizeAxis(c.intAttr("axis", 0), inputs[0]->type().rank(), "axis"));
+  XS_ASSIGN_OR_RETURN(Value * y,
+                      c.create(OpKind::Concat, inputs, {{"dim", Attribute::integer(axis)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importSplit(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(int64_t axis,
+                      c.normalizeAxis(c.intAttr("axis", 0), x->type().rank(), "axis"));
+  const DimExpr &total = x->type().dim(axis);
+  std::vector<DimExpr> sizes;
+  if (c.opset() < 13 && c.hasAttr("split")) {
+    for (int64_t s : c.intsAttr("split"))
+      sizes.push_back(DimExpr(s));
+  } else if (c.opset() >= 13 && c.hasInput(1)) {
+    XS_ASSIGN_OR_RETURN(std::vector<int64_t> split, c.constantInts(1, "the split sizes"));
+    for (int64_t s : split)
+      sizes.push_back(DimExpr(s));
+  } else {
+    int64_t n = c.numOutputs();
+    if (std::optional<int64_t> t = total.constantValue()) {
+      if (*t % n != 0)
+        return c.error(strCat("dim ", axis, " (", *t, ") does not split into ", n, " equal parts"));
+      sizes.assign(static_cast<size_t>(n), DimExpr(*t / n));
+    } else {
+      XS_RETURN_IF_ERROR(c.function().constraints().addDivisible(total, n));
+      sizes.assign(static_cast<size_t>(n), DimExpr::floorDiv(total, n));
+    }
+  }
+  if (static_cast<int>(sizes.size()) != c.numOutputs())
+    return c.error(strCat(sizes.size(), " split sizes for ", c.numOutputs(), " outputs"));
+  DimExpr start(0);
+  for (int i = 0; i < c.numOutputs(); ++i) {
+    std::vector<DimExpr> begin(static_cast<size_t>(x->type().rank()), DimExpr(0));
+    std::vector<DimExpr> limit = x->type().shape();
+    begin[static_cast<size_t>(axis)] = start;
+    limit[static_cast<size_t>(axis)] = start + sizes[static_cast<size_t>(i)];
+    start = limit[static_cast<size_t>(axis)];
+    XS_ASSIGN_OR_RETURN(Value * part, c.create(OpKind::Slice, {x},
+                                               {{"start", Attribute::dimList(begin)},
+                                                {"limit", Attribute::dimList(limit)}}));
+    c.setOutput(i, part);
+  }
+  return absl::OkStatus();
+}
+
+/// One axis of a Slice after numpy's clamping.
+struct SliceAxis {
+  int64_t axis = 0;
+  DimExpr start, limit;
+  int64_t step = 1;
+  std::vector<int64_t> indices; // a negative step on a static dim: the indices taken
+};
+
+absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, int64_t axis,
+                                         int64_t start, int64_t end, int64_t step) {
+  if (step == 0)
+    return c.error("a step of 0");
+  SliceAxis s;
+  s.axis = axis;
+  s.step = step;
+  std::optional<int64_t> d = dim.constantValue();
+  if (d) {
+    if (step > 0) {
+      start = std::clamp(start < 0 ? start + *d : start, int64_t(0), *d);
+      end = std::clamp(end < 0 ? end + *d : end, int64_t(0), *d);
+      s.start = DimExpr(start);
+      s.limit = DimExpr(std::max(start, end));
+    } else {
+      start = std::clamp(start < 0 ? start + *d : start, int64_t(-1), *d - 1);
+      end = std::clamp(end < 0 ? end + *d : end, int64_t(-1), *d - 1);
+      for (int64_t i = start; i > end; i += step)
+        s.indices.push_back(i);
+    }
+    return s;
+  }
+  if (step < 0)
+    return c.unsupported(strCat("a negative step over the symbolic dim ", dim.str()));
+  // Symbolic dim: bounds past the end mean the end; negative ones count from it.
+  constexpr int64_t kHuge = std::numeric_limits<int32_t>::max();
+  s.start = start < 0 ? dim + DimExpr(start) : DimExpr(start);
+  s.limit = end >= kHuge ? dim : end < 0 ? dim + DimExpr(end) : DimExpr(end);
+  return s;
+}
+
+absl::Status importSlice(ImportContext &c) {
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset() < 10) {
+    starts = c.intsAttr("starts");
+    ends = c.intsAttr("ends");
+    axes = c.intsAttr("axes");
+  } else {
+    XS_ASSIGN_OR_RETURN(starts, c.constantInts(1, "the starts of Slice"));
+    XS_ASSIGN_OR_RETURN(ends, c.constantInts(2, "the ends of Slice"));
+    if (c.hasInput(3)) {
+      XS_ASSIGN_OR_RETURN(axes, c.constantInts(3, "the axes of Slice"));
+    }
+    if (c.hasInput(4)) {
+      XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
+    }
+  }
+  if (starts.size() != ends.size())
+    return c.error("starts and ends differ in length");
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (axes.size() != starts.size() || steps.size() != starts.size())
+    return c.error("starts, ends, axes and steps differ in length");
+
+  // A slice of a vector of dims stays dims.
+  const OnnxValue *in = c.onnxInput(0);
+  if (in && in->dims && !in->value) {
+    std::vector<DimExpr> dims = *in->dims;
+    int64_t n = static_cast<int64_t>(dims.size());
+    XS_ASSIGN_OR_RETURN(SliceAxis s,
+                        clampSliceAxis(c, DimExpr(n), 0, starts[0], ends[0], steps[0]));
+    std::vector<DimExpr> out;
+    if (!s.indices.empty() || s.step < 0) {
+      for (int64_t i : s.indices)
+        out.push_back(dims[static_cast<size_t>(i)]);
+    } else {
+      for (int64_t i = *s.start.constantValue(); i < *s.limit.constantValue(); i += s.step)
+        out.push_back(dims[static_cast<size_t>(i)]);
+    }
+    c.setOutputDims(0, out);
+    return absl::OkStatus();
+  }
+
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank();
+  std::vector<DimExpr> begin(static_cast<size_t>(rank), DimExpr(0));
+  std::vector<DimExpr> limit = x->type().shape();
+  std::vector<int64_t> stride(static_cast<size_t>(rank), 1);
+  std::vector<SliceAxis> reversed;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(axes[i], rank, "axis"));
+    XS_ASSIGN_OR_RETURN(SliceAxis s,
+                        clampSliceAxis(c, x->type().dim(axis), axis, starts[i], ends[i], steps[i]));
+    if (s.step < 0) {
+      reversed.push_back(s);
+      continue;
+    }
+    begin[static_cast<size_t>(axis)] = s.start;
+    limit[static_cast<size_t>(axis)] = s.limit;
+    stride[static_cast<size_t>(axis)] = s.step;
+  }
+  Value *y = x;
+  if (begin != std::vector<DimExpr>(static_cast<size_t>(rank), DimExpr(0)) ||
+      limit != x->type().shape() || stride != std::vector<int64_t>(static_cast<size_t>(rank), 1)) {
+    XS_ASSIGN_OR_RETURN(y, c.create(OpKind::Slice, {x},
+                                    {{"start", Attribute::dimList(begin)},
+                                     {"limit", Attribute::dimList(limit)},
+                                     {"step", Attribute::intList(stride)}}));
+  }
+  // Negative steps take their indices with a gather.
+  for (const SliceAxis &s : reversed) {
+    HostTensor indices(ElementType::I64, {static_cast<int64_t>(s.indices.size())});
+    indices.ints() = s.indices;
+    XS_ASSIGN_OR_RETURN(Value * idx, c.constant(indices));
+    XS_ASSIGN_OR_RETURN(y,
+                        c.create(OpKind::Gather, {y, idx}, {{"dim", Attribute::integer(s.axis)}}));
+  }
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importPad(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank();
+  std::vector<int64_t> pads;
+  double value = 0;
+  if (c.opset() < 11) {
+    pads = c.intsAttr(c.opset() < 2 ? "paddings" : "pads");
+    value = c.floatAttr("value", 0);
+  } else {
+    XS_ASSIGN_OR_RETURN(pads, c.constantInts(1, "the pads of Pad"));
+    if (c.hasInput(2)) {
+      XS_ASSIGN_OR_RETURN(HostTensor v, c.constantInput(2, "the constant value of Pad"));
+      if (v.numElements() != 1)
+        return c.error("the constant value must be a scalar");
+      value = v.getDouble(0);
+    }
+  }
+  if (static_cast<int64_t>(pads.size()) != 2 * rank)
+    return c.error(strCat(pads.size(), " pads for rank ", rank, " (needs ", 2 * rank, ")"));
+  std::string mode = c.stringAttr("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return c.unsupported(strCat("mode '", mode, "'"));
+  // Negative pads remove elements: a slice after padding by the positive ones.
+  std::vector<int64_t> low(static_cast<size_t>(rank)), high(static_cast<size_t>(rank));
+  std::vector<DimExpr> begin(static_cast<size_t>(rank), DimExpr(0));
+  bool crop = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    low[static_cast<size_t>(d)] = std::max<int64_t>(0, pads[static_cast<size_t>(d)]);
+    high[static_cast<size_t>(d)] = std::max<int64_t>(0, pads[static_cast<size_t>(d + rank)]);
+    crop |= pads[static_cast<size_t>(d)] < 0 || pads[static_cast<size_t>(d + rank)] < 0;
+  }
+  XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Pad, {x},
+                                          {{"low", Attribute::intList(low)},
+                                           {"high", Attribute::intList(high)},
+                                           {"value", Attribute::floating(value)},
+                                           {"mode", Attribute::enumeration(mode)}}));
+  if (crop) {
+    std::vector<DimExpr> limit = y->type().shape();
+    for (int64_t d = 0; d < rank; ++d) {
+      begin[static_cast<size_t>(d)] = DimExpr(-std::min<int64_t>(0, pads[static_cast<size_t>(d)]));
+      limit[static_cast<size_t>(d)] =
+          limit[static_cast<size_t>(d)] +
+          DimExpr(std::min<int64_t>(0, pads[static_cast<size_t>(d + rank)]));
+    }
+    XS_ASSIGN_OR_RETURN(
+        y, c.create(OpKind::Slice, {y},
+                    {{"start", Attribute::dimList(begin)}, {"limit", Attribute::dimList(limit)}}));
+  }
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+/// Tile: each dim d repeated r times is a broadcast to [.., r, d, ..] and a
+/// reshape to [.., r*d, ..].
+absl::Status importTile(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(std::vector<int64_t> repeats, c.constantInts(1, "the repeats of Tile"));
+  int64_t rank = x->type().rank();
+  if (static_cast<int64_t>(repeats.size()) != rank)
+    return c.error(strCat(repeats.size(), " repeats for rank ", rank));
+  std::vector<DimExpr> wide, tiled;
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d < rank; ++d) {
+    wide.push_back(DimExpr(repeats[static_cast<size_t>(d)]));
+    dims.push_back(static_cast<int64_t>(wide.size()));
+    wide.push_back(x->type().dim(d));
+    tiled.push_back(DimExpr(repeats[static_cast<size_t>(d)]) * x->type().dim(d));
+  }
+  XS_ASSIGN_OR_RETURN(Value * b,
+                      c.create(OpKind::Broadcast, {x}, {{"dims", Attribute::intList(dims)}},
+                               TensorType(x->type().elementType(), wide)));
+  XS_ASSIGN_OR_RETURN(Value * y, c.reshape(b, tiled));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importGather(ImportContext &c) {
+  const OnnxValue *in = c.onnxInput(0);
+  if (in && in->dims && !in->value && c.intAttr("axis", 0) == 0) {
+    XS_ASSIGN_OR_RETURN(HostTensor idx, c.constantInput(1, "the indices of a Gather of dims"));
+    if (idx.rank() <= 1) {
+      std::vector<DimExpr> out;
+      int64_t n = static_cast<int64_t>(in->dims->size());
+      for (int64_t k = 0; k < idx.numElements(); ++k) {
+        int64_t i = idx.getInt(k);
+        if (i < -n || i >= n)
+          return c.error(strCat("index ", i, " is out of range for ", n, " dims"));
+        out.push_back((*in->dims)[static_cast<size_t>(i < 0 ? i + n : i)]);
+      }
+      c.setOutputDims(0, out, idx.rank() == 0);
+      return absl::OkStatus();
+    }
+  }
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(Value * idx, c.input(1));
+  XS_ASSIGN_OR_RETURN(int64_t axis,
+                      c.normalizeAxis(c.intAttr("axis", 0), x->type().rank(), "axis"));
+  XS_ASSIGN_OR_RETURN(Value * y,
+                      c.create(OpKind::Gather, {x, idx}, {{"dim", Attribute::integer(axis)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importGatherElements(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(Value * idx, c.input(1));
+  XS_ASSIGN_OR_RETURN(int64_t axis,
+                      c.normalizeAxis(c.intAttr("axis", 0), x->type().rank(), "axis"));
+  XS_ASSIGN_OR_RETURN(
+      Value * y, c.create(OpKind::TakeAlongAxis, {x, idx}, {{"dim", Attribute::integer(axis)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+} // namespace
+
+void addMovementImporters(ImporterTable &table) {
+  table["Transpose"] = {importTranspose, 1};
+  table["Concat"] = {importConcat, 4};
+  table["Split"] = {importSplit, 2};
+  table["Slice"] = {importSlice, 1};
+  table["Pad"] = {importPad, 2};
+  table["Tile"] = {importTile, 6};
+  table["Gather"] = {importGather, 1};
+  table["GatherElements"] = {importGatherElements, 11};
+}
+
+} // namespace xs

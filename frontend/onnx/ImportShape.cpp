@@ -1,0 +1,330 @@
+// ONNX operators that make or change shapes: Constant, ConstantOfShape,
+// Shape, Size, Range, Reshape, Flatten, Squeeze, Unsqueeze and Expand.
+// Shapes may be computed in the graph; they arrive here as dims known at
+// import time (ImportContext::dimsInput), symbolic ones included.
+
+#include "frontend/onnx/OnnxTensor.h"
+#include "frontend/onnx/OpImporters.h"
+#include "ir/Diagnostics.h"
+
+namespace xs {
+
+namespace {
+
+absl::StatusOr<HostTensor> constantValue(ImportContext &c) {
+  if (const onnx::AttributeProto *a = c.attr("value"))
+    return hostTensorFromOnnx(a->t(), "the value of Constant");
+  if (const onnx::AttributeProto *a = c.attr("value_float")) {
+    HostTensor t(ElementType::F32, {});
+    t.setDouble(0, a->f());
+    return t;
+  }
+  if (const onnx::AttributeProto *a = c.attr("value_int")) {
+    HostTensor t(ElementType::I64, {});
+    t.setInt(0, a->i());
+    return t;
+  }
+  if (const onnx::AttributeProto *a = c.attr("value_floats")) {
+    HostTensor t(ElementType::F32, {static_cast<int64_t>(a->floats_size())});
+    for (int i = 0; i < a->floats_size(); ++i)
+      t.setDouble(i, a->floats(i));
+    return t;
+  }
+  if (const onnx::AttributeProto *a = c.attr("value_ints")) {
+    HostTensor t(ElementType::I64, {static_cast<int64_t>(a->ints_size())});
+    for (int i = 0; i < a->ints_size(); ++i)
+      t.setInt(i, a->ints(i));
+    return t;
+  }
+  return absl::UnimplementedError(
+      "only tensor, float, int, floats and ints values are supported (not sparse or string)");
+}
+
+absl::Status importConstant(ImportContext &c) {
+  absl::StatusOr<HostTensor> value = constantValue(c);
+  if (!value.ok())
+    return c.unsupported(std::string(value.status().message()));
+  XS_ASSIGN_OR_RETURN(Value * y, c.constant(*value));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importConstantOfShape(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(0, "the shape of ConstantOfShape"));
+  ElementType type = ElementType::F32;
+  double v = 0;
+  if (const onnx::AttributeProto *a = c.attr("value")) {
+    absl::StatusOr<HostTensor> t = hostTensorFromOnnx(a->t(), "the value of ConstantOfShape");
+    if (!t.ok())
+      return c.unsupported(std::string(t.status().message()));
+    if (t->numElements() != 1)
+      return c.error("the value must have one element");
+    type = t->elementType();
+    v = t->getDouble(0);
+  }
+  XS_ASSIGN_OR_RETURN(Value * y, c.splat(v, TensorType(type, shape)));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importShape(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(TensorType type, c.inputType(0));
+  int64_t rank = type.rank();
+  int64_t start = c.intAttr("start", 0), end = c.intAttr("end", rank);
+  auto clamp = [rank](int64_t i) { return std::clamp(i < 0 ? i + rank : i, int64_t(0), rank); };
+  start = clamp(start);
+  end = clamp(end);
+  std::vector<DimExpr> dims;
+  for (int64_t d = start; d < end; ++d)
+    dims.push_back(type.dim(d));
+  c.setOutputDims(0, dims);
+  return absl::OkStatus();
+}
+
+absl::Status importSize(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(TensorType type, c.inputType(0));
+  c.setOutputDims(0, {type.numElements()}, /*scalar=*/true);
+  return absl::OkStatus();
+}
+
+/// Range with constant bounds; a limit that is a symbolic dim is an iota
+/// when start is 0 and delta 1.
+absl::Status importRange(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(TensorType type, c.inputType(0));
+  if (c.inputIsDims(1) && !c.onnxInput(1)->value) {
+    XS_ASSIGN_OR_RETURN(std::vector<int64_t> start, c.constantInts(0, "the start of Range"));
+    XS_ASSIGN_OR_RETURN(std::vector<int64_t> delta, c.constantInts(2, "the delta of Range"));
+    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> limit, c.dimsInput(1, "the limit of Range"));
+    if (start.size() != 1 || delta.size() != 1 || limit.size() != 1 || start[0] != 0 ||
+        delta[0] != 1)
+      return c.unsupported("a Range with a symbolic limit must start at 0 with delta 1");
+    XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
+                                            TensorType(type.elementType(), {limit[0]})));
+    c.setOutput(0, y);
+    return absl::OkStatus();
+  }
+  XS_ASSIGN_OR_RETURN(HostTensor start, c.constantInput(0, "the start of Range"));
+  XS_ASSIGN_OR_RETURN(HostTensor limit, c.constantInput(1, "the limit of Range"));
+  XS_ASSIGN_OR_RETURN(HostTensor delta, c.constantInput(2, "the delta of Range"));
+  if (start.numElements() != 1 || limit.numElements() != 1 || delta.numElements() != 1)
+    return c.error("start, limit and delta must be scalars");
+  double s = start.getDouble(0), l = limit.getDouble(0), d = delta.getDouble(0);
+  if (d == 0)
+    return c.error("delta must not be 0");
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  HostTensor out(type.elementType(), {n});
+  for (int64_t i = 0; i < n; ++i) {
+    if (out.isFloat())
+      out.setDouble(i, s + static_cast<double>(i) * d);
+    else
+      out.setInt(i, start.getInt(0) + i * delta.getInt(0));
+  }
+  XS_ASSIGN_OR_RETURN(Value * y, c.constant(out));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+/// The dim a -1 in a target shape stands for: the input's element count
+/// over the other target dims, cancelling equal dims first so that symbolic
+/// ones divide out.
+absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr> &input,
+                                    const std::vector<DimExpr> &target, size_t hole) {
+  std::vector<DimExpr> remaining = input;
+  int64_t divisor = 1;
+  for (size_t i = 0; i < target.size(); ++i) {
+    if (i == hole)
+      continue;
+    auto same = std::find(remaining.begin(), remaining.end(), target[i]);
+    if (same != remaining.end()) {
+      remaining.erase(same);
+      continue;
+    }
+    std::optional<int64_t> k = target[i].constantValue();
+    if (!k)
+      return c.unsupported(strCat("cannot infer the -1 of the shape: the dim ", target[i].str(),
+                                  " does not divide the input's element count"));
+    divisor *= *k;
+  }
+  DimExpr product = dimProduct(remaining);
+  if (divisor == 1)
+    return product;
+  if (std::optional<int64_t> total = product.constantValue()) {
+    if (*total % divisor != 0)
+      return c.error(strCat("cannot reshape ", *total * divisor, " elements: ", divisor,
+                            " does not divide them"));
+    return DimExpr(*total / divisor);
+  }
+  // Peel constant factors off the product: B*S*768 / 768 = B*S.
+  std::vector<DimExpr> symbolic;
+  int64_t constant = 1;
+  for (const DimExpr &d : remaining) {
+    if (std::optional<int64_t> k = d.constantValue())
+      constant *= *k;
+    else
+      symbolic.push_back(d);
+  }
+  if (constant % divisor == 0)
+    return dimProduct(symbolic) * DimExpr(constant / divisor);
+  return DimExpr::floorDiv(product, divisor);
+}
+
+absl::StatusOr<std::vector<DimExpr>> reshapeTarget(ImportContext &c, const TensorType &input,
+                                                   std::vector<DimExpr> target, bool allowZero) {
+  std::optional<size_t> hole;
+  for (size_t i = 0; i < target.size(); ++i) {
+    std::optional<int64_t> k = target[i].constantValue();
+    if (k && *k == 0 && !allowZero) {
+      if (static_cast<int64_t>(i) >= input.rank())
+        return c.error(strCat("shape entry ", i,
+                              " is 0 (copy the input's dim) but the input has "
+                              "rank ",
+                              input.rank()));
+      target[i] = input.dim(static_cast<int64_t>(i));
+    } else if (k && *k == -1) {
+      if (hole)
+        return c.error("the shape has more than one -1");
+      hole = i;
+    } else if (k && *k < 0) {
+      return c.error(strCat("shape entry ", i, " is ", *k));
+    }
+  }
+  if (hole) {
+    XS_ASSIGN_OR_RETURN(target[*hole], inferredDim(c, input.shape(), target, *hole));
+  }
+  return target;
+}
+
+absl::Status importReshape(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target, c.dimsInput(1, "the shape of Reshape"));
+  const OnnxValue *in = c.onnxInput(0);
+  if (in && in->dims && !in->value) {
+    // A vector of dims reshaped to a vector (or scalar) stays dims.
+    if (target.size() <= 1) {
+      c.setOutputDims(0, *in->dims, target.empty());
+      return absl::OkStatus();
+    }
+  }
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape,
+                      reshapeTarget(c, x->type(), target, c.intAttr("allowzero", 0) != 0));
+  XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, shape));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importFlatten(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank();
+  int64_t axis = c.intAttr("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return c.error(strCat("axis ", c.intAttr("axis", 1), " is out of range for rank ", rank));
+  const std::vector<DimExpr> &dims = x->type().shape();
+  std::vector<DimExpr> outer(dims.begin(), dims.begin() + axis);
+  std::vector<DimExpr> inner(dims.begin() + axis, dims.end());
+  XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, {dimProduct(outer), dimProduct(inner)}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+/// Squeeze's and Unsqueeze's axes: an attribute before opset 13, then an
+/// optional input.
+absl::StatusOr<std::optional<std::vector<int64_t>>> axesOf(ImportContext &c, int inputIndex,
+                                                           int inputSince) {
+  if (c.opset() < inputSince) {
+    if (!c.hasAttr("axes"))
+      return std::optional<std::vector<int64_t>>();
+    return std::optional<std::vector<int64_t>>(c.intsAttr("axes"));
+  }
+  if (!c.hasInput(inputIndex))
+    return std::optional<std::vector<int64_t>>();
+  XS_ASSIGN_OR_RETURN(std::vector<int64_t> axes, c.constantInts(inputIndex, "the axes"));
+  return std::optional<std::vector<int64_t>>(axes);
+}
+
+absl::Status importSqueeze(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes, axesOf(c, 1, 13));
+  const OnnxValue *in = c.onnxInput(0);
+  if (in && in->dims && !in->value && !in->scalarDims && in->dims->size() == 1) {
+    c.setOutputDims(0, *in->dims, /*scalar=*/true);
+    return absl::OkStatus();
+  }
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank();
+  std::vector<bool> drop(static_cast<size_t>(rank), false);
+  if (axes) {
+    for (int64_t a : *axes) {
+      XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(a, rank, "axis"));
+      if (x->type().dim(axis) != DimExpr(1) && x->type().dim(axis).isConstant())
+        return c.error(strCat("axis ", a, " has size ", x->type().dim(axis).str(), ", not 1"));
+      drop[static_cast<size_t>(axis)] = true;
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      drop[static_cast<size_t>(d)] = x->type().dim(d) == DimExpr(1);
+  }
+  std::vector<DimExpr> shape;
+  for (int64_t d = 0; d < rank; ++d)
+    if (!drop[static_cast<size_t>(d)])
+      shape.push_back(x->type().dim(d));
+  XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, shape));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+absl::Status importUnsqueeze(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(std::optional<std::vector<int64_t>> axes, axesOf(c, 1, 13));
+  if (!axes)
+    return c.error("needs axes");
+  const OnnxValue *in = c.onnxInput(0);
+  if (in && in->dims && !in->value && in->scalarDims && axes->size() == 1) {
+    c.setOutputDims(0, *in->dims);
+    return absl::OkStatus();
+  }
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  int64_t rank = x->type().rank() + static_cast<int64_t>(axes->size());
+  std::vector<bool> inserted(static_cast<size_t>(rank), false);
+  for (int64_t a : *axes) {
+    XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(a, rank, "axis"));
+    if (inserted[static_cast<size_t>(axis)])
+      return c.error(strCat("axis ", a, " appears twice"));
+    inserted[static_cast<size_t>(axis)] = true;
+  }
+  std::vector<DimExpr> shape;
+  int64_t next = 0;
+  for (int64_t d = 0; d < rank; ++d)
+    shape.push_back(inserted[static_cast<size_t>(d)] ? DimExpr(1) : x->type().dim(next++));
+  XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, shape));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+/// Expand broadcasts both ways: the result has the broadcast of the input's
+/// shape and the given one.
+absl::Status importExpand(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(1, "the shape of Expand"));
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
+                      c.broadcastShape({x->type(), TensorType(x->type().elementType(), shape)}));
+  XS_ASSIGN_OR_RETURN(Value * y, c.broadcastTo(x, target));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
+} // namespace
+
+void addShapeImporters(ImporterTable &table) {
+  table["Constant"] = {importConstant, 1};
+  table["ConstantOfShape"] = {importConstantOfShape, 9};
+  table["Shape"] = {importShape, 1};
+  table["Size"] = {importSize, 1};
+  table["Range"] = {importRange, 11};
+  table["Reshape"] = {importReshape, 5};
+  table["Flatten"] = {importFlatten, 1};
+  table["Squeeze"] = {importSqueeze, 1};
+  table["Unsqueeze"] = {importUnsqueeze, 1};
+  table["Expand"] = {importExpand, 8};
+}
+
+} // namespace xs

@@ -1,0 +1,299 @@
+#include "frontend/onnx/OnnxImporter.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/container/flat_hash_set.h"
+#include "frontend/onnx/ImportContext.h"
+#include "frontend/onnx/OnnxTensor.h"
+#include "frontend/onnx/OpImporters.h"
+#include "ir/Diagnostics.h"
+#include "onnx/checker.h"
+
+namespace xs {
+
+namespace {
+
+constexpr int kNewestOpset = 17;
+
+absl::StatusOr<std::string> readFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return absl::NotFoundError(strCat(path, ": error: cannot open the file"));
+  std::stringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+/// `name` with every character the text IR does not allow in names made `_`.
+std::string sanitizeName(std::string_view name, bool symbol) {
+  std::string out;
+  for (char c : name)
+    out += (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || (!symbol && c == '.')) ? c
+                                                                                              : '_';
+  if (out.empty() || (symbol && std::isdigit(static_cast<unsigned char>(out[0]))))
+    out = "_" + out;
+  return out;
+}
+
+absl::StatusOr<onnx::ModelProto> parseModel(const std::string &bytes, const std::string &file) {
+  onnx::ModelProto model;
+  if (!model.ParseFromString(bytes))
+    return absl::InvalidArgumentError(
+        strCat(file, ": error: not an ONNX model (the protobuf does not parse; is the file "
+                     "truncated?)"));
+  if (!model.has_graph())
+    return absl::InvalidArgumentError(strCat(file, ": error: the ONNX model has no graph"));
+  return model;
+}
+
+/// The model's version of the default domain.
+absl::StatusOr<int> defaultOpset(const onnx::ModelProto &model, const std::string &file) {
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    if (set.domain().empty() || set.domain() == "ai.onnx") {
+      if (set.version() > kNewestOpset)
+        return absl::UnimplementedError(
+            strCat(file, ": error: the model uses opset ", set.version(),
+                   " of the default ONNX domain; xstitch imports opsets up to ", kNewestOpset,
+                   " (export with opset_version=", kNewestOpset, " or older)"));
+      return static_cast<int>(set.version());
+    }
+  return absl::InvalidArgumentError(
+      strCat(file, ": error: the model imports no opset of the default ONNX domain"));
+}
+
+/// Graph inputs that must be known at compile time: those that reach a shape
+/// operand through computations other than Shape and Size.
+absl::flat_hash_set<std::string> shapeDemandedValues(const onnx::GraphProto &graph) {
+  absl::flat_hash_set<std::string> demanded;
+  for (int n = graph.node_size() - 1; n >= 0; --n) {
+    const onnx::NodeProto &node = graph.node(n);
+    bool outputDemanded = false;
+    for (const std::string &out : node.output())
+      outputDemanded |= demanded.contains(out);
+    bool readsShapeOnly = node.op_type() == "Shape" || node.op_type() == "Size";
+    uint32_t mask = node.domain().empty() ? shapeOperandMask(node.op_type()) : 0;
+    for (int i = 0; i < node.input_size(); ++i)
+      if (((mask >> i) & 1) || (outputDemanded && !readsShapeOnly))
+        demanded.insert(node.input(i));
+  }
+  return demanded;
+}
+
+class GraphImporter {
+public:
+  GraphImporter(const onnx::ModelProto &model, std::string file, const OnnxImportOptions &options)
+      : model_(model), file_(std::move(file)), options_(options) {}
+
+  absl::StatusOr<OnnxImport> run() {
+    absl::StatusOr<int> opset = defaultOpset(model_, file_);
+    if (!opset.ok())
+      return opset.status();
+    OnnxImport result;
+    result.module = std::make_unique<Module>(std::make_shared<const std::string>(file_));
+    Location loc{result.module->fileName(), 0, 0};
+    Function *function = result.module->addFunction(options_.functionName, loc);
+    state_.function = function;
+    state_.loc = loc;
+    const onnx::GraphProto &graph = model_.graph();
+
+    absl::flat_hash_set<std::string> inputNames;
+    for (const onnx::ValueInfoProto &input : graph.input())
+      inputNames.insert(input.name());
+    absl::flat_hash_set<std::string> demanded = shapeDemandedValues(graph);
+    for (const onnx::ValueInfoProto &input : graph.input()) {
+      auto frozen = options_.shapeInputValues.find(input.name());
+      if (frozen != options_.shapeInputValues.end() && demanded.contains(input.name())) {
+        ImportContext context(state_, onnx::NodeProto(), -1, *opset);
+        absl::StatusOr<Value *> c = context.constant(frozen->second);
+        if (!c.ok())
+          return c.status();
+        state_.values[input.name()] = OnnxValue{*c};
+        result.frozenInputs.push_back(input.name());
+        continue;
+      }
+      absl::StatusOr<TensorType> type = inputType(input);
+      if (!type.ok())
+        return type.status();
+      std::string name = sanitizeName(input.name(), false);
+      if (function->nameInUse(name))
+        name = function->freshName(name);
+      Value *param = function->addParam(name, *type, loc);
+      state_.values[input.name()] = OnnxValue{param};
+      result.inputNames.push_back(input.name());
+    }
+    for (const onnx::TensorProto &init : graph.initializer()) {
+      if (inputNames.contains(init.name()))
+        continue;
+      absl::StatusOr<HostTensor> tensor =
+          hostTensorFromOnnx(init, strCat("initializer '", init.name(), "'"));
+      if (!tensor.ok())
+        return locate(tensor.status());
+      ImportContext context(state_, onnx::NodeProto(), -1, *opset);
+      absl::StatusOr<Value *> c = context.constant(*tensor);
+      if (!c.ok())
+        return c.status();
+      state_.values[init.name()] = OnnxValue{*c};
+    }
+
+    const ImporterTable &table = onnxImporters();
+    for (int n = 0; n < graph.node_size(); ++n) {
+      const onnx::NodeProto &node = graph.node(n);
+      ImportContext context(state_, node, n, *opset);
+      if (!node.domain().empty() && node.domain() != "ai.onnx")
+        return context.unsupported(strCat("operators of the domain '", node.domain(),
+                                          "' are not supported (only the default ONNX domain)"));
+      auto importer = table.find(node.op_type());
+      if (importer == table.end())
+        return context.unsupported(strCat("the operator ", node.op_type(),
+                                          " is not supported (docs/onnx.md lists "
+                                          "what xstitch imports)"));
+      if (*opset < importer->second.minOpset)
+        return context.unsupported(strCat("the version of ", node.op_type(), " in opset ", *opset,
+                                          " is not supported; xstitch imports it from opset ",
+                                          importer->second.minOpset));
+      for (int i = 0; i < node.input_size(); ++i)
+        if (!node.input(i).empty() && !state_.values.contains(node.input(i)))
+          return context.error(strCat("input ", i, " ('", node.input(i),
+                                      "') is not produced by any node, initializer or graph "
+                                      "input before this node"));
+      if (absl::Status s = importer->second.import(context); !s.ok())
+        return s;
+      for (int i = 0; i < node.output_size(); ++i)
+        if (!node.output(i).empty() && !state_.values.contains(node.output(i)))
+          return context.unsupported(
+              strCat("output ", i, " ('", node.output(i), "') is not supported"));
+    }
+
+    absl::flat_hash_set<std::string> resultNames;
+    for (const onnx::ValueInfoProto &output : graph.output()) {
+      auto it = state_.values.find(output.name());
+      if (it == state_.values.end())
+        return absl::InvalidArgumentError(strCat(file_, ": error: graph output '", output.name(),
+                                                 "' is not produced by any node"));
+      onnx::NodeProto identity;
+      identity.set_op_type("output");
+      identity.add_input(output.name());
+      ImportContext context(state_, identity, graph.node_size(), *opset);
+      absl::StatusOr<Value *> value = context.input(0);
+      if (!value.ok())
+        return value.status();
+      std::string name = sanitizeName(output.name(), false);
+      while (resultNames.contains(name))
+        name += "_";
+      resultNames.insert(name);
+      function->results().push_back(FunctionResult{name, *value, TensorType(), loc});
+      result.outputNames.push_back(output.name());
+    }
+    return result;
+  }
+
+private:
+  absl::Status locate(const absl::Status &s) const {
+    return absl::Status(s.code(), strCat(file_, ": error: ", s.message()));
+  }
+
+  absl::StatusOr<TensorType> inputType(const onnx::ValueInfoProto &input) {
+    const std::string what = strCat("graph input '", input.name(), "'");
+    if (!input.type().has_tensor_type())
+      return absl::UnimplementedError(strCat(file_, ": error: ", what,
+                                             " is not a tensor (sequences, maps and optionals are "
+                                             "not supported)"));
+    const onnx::TypeProto::Tensor &tensor = input.type().tensor_type();
+    absl::StatusOr<ElementType> type = elementTypeFromOnnx(tensor.elem_type());
+    if (!type.ok())
+      return locate(
+          absl::Status(type.status().code(), strCat(what, ": ", type.status().message())));
+    if (!tensor.has_shape())
+      return absl::UnimplementedError(
+          strCat(file_, ": error: ", what,
+                 " has no shape; xstitch needs at least its rank (export "
+                 "with input shapes, dynamic axes named by dim_param)"));
+    std::vector<DimExpr> shape;
+    for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
+      if (dim.has_dim_value()) {
+        if (dim.dim_value() < 0)
+          return absl::InvalidArgumentError(
+              strCat(file_, ": error: ", what, " has a negative dim (", dim.dim_value(), ")"));
+        shape.push_back(DimExpr(dim.dim_value()));
+      } else if (dim.has_dim_param() && !dim.dim_param().empty()) {
+        shape.push_back(DimExpr::symbol(sanitizeName(dim.dim_param(), true)));
+      } else {
+        shape.push_back(DimExpr::symbol(strCat("_d", state_.nextSymbol++)));
+      }
+    }
+    return TensorType(*type, shape);
+  }
+
+  const onnx::ModelProto &model_;
+  std::string file_;
+  const OnnxImportOptions &options_;
+  GraphState state_;
+};
+
+} // namespace
+
+absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
+                                           const OnnxImportOptions &options) {
+  absl::StatusOr<onnx::ModelProto> model = parseModel(bytes, fileName);
+  if (!model.ok())
+    return model.status();
+  if (absl::StatusOr<int> opset = defaultOpset(*model, fileName); !opset.ok())
+    return opset.status();
+  try {
+    onnx::checker::check_model(*model);
+  } catch (const std::exception &e) {
+    return absl::InvalidArgumentError(
+        strCat(fileName, ": error: the ONNX checker rejects the model: ", e.what()));
+  }
+  return GraphImporter(*model, fileName, options).run();
+}
+
+absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
+                                          const OnnxImportOptions &options) {
+  absl::StatusOr<std::string> bytes = readFile(path);
+  if (!bytes.ok())
+    return bytes.status();
+  return importOnnxBytes(*bytes, path, options);
+}
+
+absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path) {
+  absl::StatusOr<std::string> bytes = readFile(path);
+  if (!bytes.ok())
+    return bytes.status();
+  onnx::TensorProto proto;
+  if (!proto.ParseFromString(*bytes))
+    return absl::InvalidArgumentError(
+        strCat(path, ": error: not a serialized ONNX TensorProto (is the file truncated?)"));
+  absl::StatusOr<HostTensor> tensor = hostTensorFromOnnx(proto, "the tensor");
+  if (!tensor.ok())
+    return absl::Status(tensor.status().code(),
+                        strCat(path, ": error: ", tensor.status().message()));
+  return tensor;
+}
+
+absl::Status writeTensorProtoFile(const std::string &path, const HostTensor &tensor) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !onnxFromHostTensor(tensor, "").SerializeToOstream(&out))
+    return absl::InvalidArgumentError(strCat(path, ": error: cannot write the file"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<OnnxModelSummary> summarizeOnnxFile(const std::string &path) {
+  absl::StatusOr<std::string> bytes = readFile(path);
+  if (!bytes.ok())
+    return bytes.status();
+  absl::StatusOr<onnx::ModelProto> model = parseModel(*bytes, path);
+  if (!model.ok())
+    return model.status();
+  OnnxModelSummary summary;
+  for (const onnx::ValueInfoProto &input : model->graph().input())
+    summary.inputs.push_back(input.name());
+  for (const onnx::ValueInfoProto &output : model->graph().output())
+    summary.outputs.push_back(output.name());
+  for (const onnx::NodeProto &node : model->graph().node())
+    summary.opTypes.push_back(node.op_type());
+  return summary;
+}
+
+} // namespace xs

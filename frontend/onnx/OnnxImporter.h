@@ -1,0 +1,70 @@
+#ifndef XSTITCH_FRONTEND_ONNX_ONNXIMPORTER_H
+#define XSTITCH_FRONTEND_ONNX_ONNXIMPORTER_H
+
+// The ONNX frontend: an ONNX model (opsets 1 to 17 of the default domain,
+// each operator from the oldest version xstitch imports; docs/onnx.md)
+// becomes one xstitch function. Graph inputs become parameters in order,
+// `dim_param` names become symbolic dims of the same name and unnamed
+// dynamic dims fresh symbols (`d0`, `d1`, ...); initializers become
+// constants unless a graph input of the same name shadows them; numpy
+// broadcasting becomes explicit broadcasts; shape computations (Shape,
+// Gather, Concat, ... into Reshape, Slice, Expand) are evaluated at import
+// time on symbolic dims. Errors name the node (index, name, type) and what
+// is not supported.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/HostTensor.h"
+#include "ir/IR.h"
+
+namespace xs {
+
+struct OnnxImportOptions {
+  /// The name of the imported function.
+  std::string functionName = "main";
+  /// Values of graph inputs, by ONNX name, for inputs that feed shape
+  /// operands (Reshape's shape, Slice's bounds, ...): those inputs become
+  /// constants (OnnxImport::frozenInputs). Other inputs given here stay
+  /// parameters.
+  std::map<std::string, HostTensor> shapeInputValues;
+};
+
+struct OnnxImport {
+  std::unique_ptr<Module> module;
+  /// The ONNX names of the function's parameters, in order.
+  std::vector<std::string> inputNames;
+  /// The ONNX names of the function's results, in order.
+  std::vector<std::string> outputNames;
+  /// Graph inputs that became constants from OnnxImportOptions::shapeInputValues.
+  std::vector<std::string> frozenInputs;
+};
+
+/// Imports the model in `path`. A file that is not an ONNX model, an opset
+/// newer than 17, or an operator, attribute or type xstitch does not import
+/// is an error naming the file (and the node).
+absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
+                                          const OnnxImportOptions &options = {});
+/// The same from the serialized model; `fileName` locates errors.
+absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
+                                           const OnnxImportOptions &options = {});
+
+/// A serialized ONNX TensorProto (`.pb` test data).
+absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path);
+absl::Status writeTensorProtoFile(const std::string &path, const HostTensor &tensor);
+
+/// The names of a model's graph inputs and outputs and its operator types,
+/// without importing it.
+struct OnnxModelSummary {
+  std::vector<std::string> inputs;
+  std::vector<std::string> outputs;
+  std::vector<std::string> opTypes; // one per node, in order
+};
+absl::StatusOr<OnnxModelSummary> summarizeOnnxFile(const std::string &path);
+
+} // namespace xs
+
+#endif // XSTITCH_FRONTEND_ONNX_ONNXIMPORTER_H

@@ -1,0 +1,40 @@
+#ifndef XSTITCH_FRONTEND_ONNX_OPIMPORTERS_H
+#define XSTITCH_FRONTEND_ONNX_OPIMPORTERS_H
+
+// The table of ONNX operator importers (default domain), filled by one
+// function per operator family. An importer reads its node through the
+// ImportContext, builds xstitch ops and sets the node's outputs.
+
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "frontend/onnx/ImportContext.h"
+
+namespace xs {
+
+using OpImportFn = absl::Status (*)(ImportContext &);
+
+struct OpImporter {
+  OpImportFn import = nullptr;
+  /// The oldest opset whose version of the operator the importer handles.
+  int minOpset = 7;
+};
+
+using ImporterTable = absl::flat_hash_map<std::string, OpImporter>;
+
+void addElementwiseImporters(ImporterTable &table); // ImportElementwise.cpp
+void addShapeImporters(ImporterTable &table);       // ImportShape.cpp
+void addMovementImporters(ImporterTable &table);    // ImportMovement.cpp
+void addReductionImporters(ImporterTable &table);   // ImportReductions.cpp
+
+/// Every importer, built once.
+const ImporterTable &onnxImporters();
+
+/// The graph inputs at these positions of an operator are shape operands
+/// (Reshape's shape, Slice's bounds): they must be known when compiling.
+/// Bit i set: input i.
+uint32_t shapeOperandMask(const std::string &opType);
+
+} // namespace xs
+
+#endif // XSTITCH_FRONTEND_ONNX_OPIMPORTERS_H
