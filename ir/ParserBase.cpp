@@ -336,7 +336,8 @@ absl::Status ParserBase::parseNestedList(size_t level, LiteralValue &out,
       if (holdsLists) {
         if (!at(TokenKind::LBracket))
           return unexpected("'[' (elements of a nested list are all lists)");
-        XS_RETURN_IF_ERROR(parseNestedList(level + 1, out, levelSeen, leafLevel, ints, floats, anyFloat));
+        XS_RETURN_IF_ERROR(
+            parseNestedList(level + 1, out, levelSeen, leafLevel, ints, floats, anyFloat));
       } else {
         int64_t intValue = 0;
         XS_ASSIGN_OR_RETURN(auto number, parseLiteralNumber(intValue));
