@@ -210,6 +210,11 @@ private:
                  " has no shape; xstitch needs at least its rank (export "
                  "with input shapes, dynamic axes named by dim_param)"));
     std::vector<DimExpr> shape;
+    if (auto given = options_.inputShapes.find(input.name()); given != options_.inputShapes.end()) {
+      for (int64_t d : given->second)
+        shape.push_back(DimExpr(d));
+      return TensorType(*type, shape);
+    }
     for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
       if (dim.has_dim_value()) {
         if (dim.dim_value() < 0)
@@ -257,7 +262,8 @@ absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
   return importOnnxBytes(*bytes, path, options);
 }
 
-absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path) {
+absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path,
+                                               std::optional<ElementType> as) {
   absl::StatusOr<std::string> bytes = readFile(path);
   if (!bytes.ok())
     return bytes.status();
@@ -265,6 +271,8 @@ absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path) {
   if (!proto.ParseFromString(*bytes))
     return absl::InvalidArgumentError(
         strCat(path, ": error: not a serialized ONNX TensorProto (is the file truncated?)"));
+  if (as == ElementType::BF16 && proto.data_type() == onnx::TensorProto::UINT16)
+    proto.set_data_type(onnx::TensorProto::BFLOAT16);
   absl::StatusOr<HostTensor> tensor = hostTensorFromOnnx(proto, "the tensor");
   if (!tensor.ok())
     return absl::Status(tensor.status().code(),
@@ -287,10 +295,33 @@ absl::StatusOr<OnnxModelSummary> summarizeOnnxFile(const std::string &path) {
   if (!model.ok())
     return model.status();
   OnnxModelSummary summary;
-  for (const onnx::ValueInfoProto &input : model->graph().input())
+  auto typeOf = [](const onnx::ValueInfoProto &v) -> std::optional<ElementType> {
+    if (!v.type().has_tensor_type())
+      return std::nullopt;
+    absl::StatusOr<ElementType> t = elementTypeFromOnnx(v.type().tensor_type().elem_type());
+    return t.ok() ? std::optional<ElementType>(*t) : std::nullopt;
+  };
+  for (const onnx::ValueInfoProto &input : model->graph().input()) {
     summary.inputs.push_back(input.name());
-  for (const onnx::ValueInfoProto &output : model->graph().output())
+    summary.inputTypes.push_back(typeOf(input));
+    std::optional<std::vector<int64_t>> shape;
+    if (input.type().has_tensor_type() && input.type().tensor_type().has_shape()) {
+      shape.emplace();
+      for (const onnx::TensorShapeProto::Dimension &dim :
+           input.type().tensor_type().shape().dim()) {
+        if (!dim.has_dim_value()) {
+          shape.reset();
+          break;
+        }
+        shape->push_back(dim.dim_value());
+      }
+    }
+    summary.inputShapes.push_back(shape);
+  }
+  for (const onnx::ValueInfoProto &output : model->graph().output()) {
     summary.outputs.push_back(output.name());
+    summary.outputTypes.push_back(typeOf(output));
+  }
   for (const onnx::NodeProto &node : model->graph().node())
     summary.opTypes.push_back(node.op_type());
   return summary;

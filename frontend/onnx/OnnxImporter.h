@@ -14,6 +14,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,9 @@ struct OnnxImportOptions {
   /// constants (OnnxImport::frozenInputs). Other inputs given here stay
   /// parameters.
   std::map<std::string, HostTensor> shapeInputValues;
+  /// Static shapes for graph inputs, by ONNX name, replacing the declared
+  /// ones (a model whose declaration disagrees with its data).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
 };
 
 struct OnnxImport {
@@ -52,8 +56,10 @@ absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
 absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
                                            const OnnxImportOptions &options = {});
 
-/// A serialized ONNX TensorProto (`.pb` test data).
-absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path);
+/// A serialized ONNX TensorProto (`.pb` test data). With `as` bf16, UINT16
+/// data holds bf16 bit patterns: ONNX's test generator stores bf16 so.
+absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path,
+                                               std::optional<ElementType> as = std::nullopt);
 absl::Status writeTensorProtoFile(const std::string &path, const HostTensor &tensor);
 
 /// The names of a model's graph inputs and outputs and its operator types,
@@ -62,6 +68,11 @@ struct OnnxModelSummary {
   std::vector<std::string> inputs;
   std::vector<std::string> outputs;
   std::vector<std::string> opTypes; // one per node, in order
+  /// Element types of the inputs and outputs (nullopt: not a tensor, or a
+  /// type xstitch lacks).
+  std::vector<std::optional<ElementType>> inputTypes, outputTypes;
+  /// The inputs' declared shapes where every dim is a number.
+  std::vector<std::optional<std::vector<int64_t>>> inputShapes;
 };
 absl::StatusOr<OnnxModelSummary> summarizeOnnxFile(const std::string &path);
 

@@ -9,6 +9,9 @@ const ImporterTable &onnxImporters() {
     addShapeImporters(t);
     addMovementImporters(t);
     addReductionImporters(t);
+    addActivationImporters(t);
+    addNormalizationImporters(t);
+    addLossImporters(t);
     return t;
   }();
   return table;

@@ -22,10 +22,13 @@ struct OpImporter {
 
 using ImporterTable = absl::flat_hash_map<std::string, OpImporter>;
 
-void addElementwiseImporters(ImporterTable &table); // ImportElementwise.cpp
-void addShapeImporters(ImporterTable &table);       // ImportShape.cpp
-void addMovementImporters(ImporterTable &table);    // ImportMovement.cpp
-void addReductionImporters(ImporterTable &table);   // ImportReductions.cpp
+void addElementwiseImporters(ImporterTable &table);   // ImportElementwise.cpp
+void addShapeImporters(ImporterTable &table);         // ImportShape.cpp
+void addMovementImporters(ImporterTable &table);      // ImportMovement.cpp
+void addReductionImporters(ImporterTable &table);     // ImportReductions.cpp
+void addActivationImporters(ImporterTable &table);    // ImportActivations.cpp
+void addNormalizationImporters(ImporterTable &table); // ImportNormalization.cpp
+void addLossImporters(ImporterTable &table);          // ImportLosses.cpp
 
 /// Every importer, built once.
 const ImporterTable &onnxImporters();
