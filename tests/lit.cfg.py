@@ -12,6 +12,9 @@ config.test_exec_root = os.path.join(config.xstitch_binary_dir, "tests")
 config.excludes = ["unit", "fuzz", "lit.cfg.py", "CMakeLists.txt"]
 
 tools = config.xstitch_tools_dir
+# `%expect-exit N cmd`: runs cmd, passes its output on, fails unless it exits N.
+config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(
+    config.xstitch_source_dir, "tests", "tools", "expect_exit.py")))
 config.substitutions.append(("%xstitch-opt", os.path.join(tools, "xstitch-opt")))
 config.substitutions.append(("%xstitch-run", os.path.join(tools, "xstitch-run")))
 config.substitutions.append(("%python", config.python))

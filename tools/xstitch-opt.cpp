@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
+#include "frontend/onnx/OnnxImporter.h"
 #include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "tools/common/CommandLine.h"
@@ -27,7 +28,8 @@ const std::vector<xs::FlagSpec> kFlags = {
 
 void printUsage(std::ostream &os) {
   os << "usage: xstitch-opt FILE [--passes=a,b,...] [options]\n"
-        "Parses FILE (xstitch text IR; '-' reads stdin), runs the passes and prints the IR.\n\n"
+        "Parses FILE (xstitch text IR; '-' reads stdin) or imports it (an ONNX model, FILE.onnx),\n"
+        "runs the passes and prints the IR.\n\n"
      << xs::formatFlagHelp(kFlags);
 }
 
@@ -73,8 +75,18 @@ int main(int argc, char **argv) {
     std::cerr << text.status().message() << "\n";
     return xs::kExitUserError;
   }
-  absl::StatusOr<std::unique_ptr<xs::Module>> module =
-      xs::parseModule(*text, path == "-" ? "<stdin>" : path);
+  // An ONNX model (FILE.onnx) is imported instead of parsed.
+  bool onnx = path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+  absl::StatusOr<std::unique_ptr<xs::Module>> module;
+  if (onnx) {
+    absl::StatusOr<xs::OnnxImport> imported = xs::importOnnxBytes(*text, path);
+    if (imported.ok())
+      module = std::move(imported->module);
+    else
+      module = imported.status();
+  } else {
+    module = xs::parseModule(*text, path == "-" ? "<stdin>" : path);
+  }
   if (!module.ok()) {
     std::cerr << module.status().message() << "\n";
     return xs::exitCodeFor(module.status());

@@ -40,8 +40,6 @@ struct GraphState {
   absl::flat_hash_map<std::string, OnnxValue> values;
   /// Values known at import time, with their elements.
   absl::flat_hash_map<const Value *, HostTensor> known;
-  /// Fresh symbols for unnamed dynamic dims.
-  int nextSymbol = 0;
 };
 
 class ImportContext {

@@ -197,6 +197,20 @@ absl::Status importMatMul(ImportContext &c) {
     XS_ASSIGN_OR_RETURN(b, c.reshape(b, {b->type().dim(0), DimExpr(1)}));
   }
   const std::vector<DimExpr> &sa = a->type().shape(), &sb = b->type().shape();
+  if (sb.size() == 2 && sa.size() > 2) {
+    // A batch against one matrix (a Linear layer): the batch's rows as one
+    // matrix product, without copying the matrix per batch.
+    std::vector<DimExpr> rows(sa.begin(), sa.end() - 1);
+    XS_ASSIGN_OR_RETURN(Value * flat, c.reshape(a, {dimProduct(rows), sa.back()}));
+    XS_ASSIGN_OR_RETURN(Value * product, c.create(OpKind::Dot, {flat, b}));
+    std::vector<DimExpr> out = rows;
+    out.push_back(sb.back());
+    if (vectorB)
+      out.pop_back();
+    XS_ASSIGN_OR_RETURN(Value * y, c.reshape(product, out));
+    c.setOutput(0, y);
+    return absl::OkStatus();
+  }
   TensorType batchA(a->type().elementType(), {sa.begin(), sa.end() - 2});
   TensorType batchB(b->type().elementType(), {sb.begin(), sb.end() - 2});
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> batch, c.broadcastShape({batchA, batchB}));

@@ -224,7 +224,9 @@ private:
       } else if (dim.has_dim_param() && !dim.dim_param().empty()) {
         shape.push_back(DimExpr::symbol(sanitizeName(dim.dim_param(), true)));
       } else {
-        shape.push_back(DimExpr::symbol(strCat("_d", state_.nextSymbol++)));
+        // An unnamed dynamic dim: `input_k` for dim k of the input.
+        shape.push_back(DimExpr::symbol(
+            sanitizeName(strCat(input.name(), "_", shape.size()), /*symbol=*/true)));
       }
     }
     return TensorType(*type, shape);

@@ -5,7 +5,7 @@
 // each operator from the oldest version xstitch imports; docs/onnx.md)
 // becomes one xstitch function. Graph inputs become parameters in order,
 // `dim_param` names become symbolic dims of the same name and unnamed
-// dynamic dims fresh symbols (`d0`, `d1`, ...); initializers become
+// dynamic dims fresh symbols (`x_1` for dim 1 of input `x`); initializers become
 // constants unless a graph input of the same name shadows them; numpy
 // broadcasting becomes explicit broadcasts; shape computations (Shape,
 // Gather, Concat, ... into Reshape, Slice, Expand) are evaluated at import

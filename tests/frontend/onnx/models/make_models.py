@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Writes the small ONNX models of the frontend's error and import tests.
+
+Needs Debian's python3-onnx (scripts/setup.sh installs it):
+    /usr/bin/python3 tests/frontend/onnx/models/make_models.py
+"""
+import os
+
+import onnx
+from onnx import TensorProto, helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def save(graph, name, opset=17, domains=()):
+    imports = [helper.make_opsetid("", opset)] + [helper.make_opsetid(d, 1) for d in domains]
+    model = helper.make_model(graph, opset_imports=imports, producer_name="xstitch-tests")
+    model.ir_version = 8
+    onnx.save(model, os.path.join(HERE, name))
+    return model
+
+
+def tensor(name, elem=TensorProto.FLOAT, shape=("N", 4)):
+    return helper.make_tensor_value_info(name, elem, list(shape))
+
+
+def main():
+    # A supported graph: numpy broadcasting, a Shape -> Gather -> Concat ->
+    # Reshape chain on the dynamic dim N, and an unnamed dynamic dim.
+    nodes = [
+        helper.make_node("Add", ["x", "b"], ["s"], name="add"),
+        helper.make_node("Shape", ["s"], ["shape"], name="shape"),
+        helper.make_node("Gather", ["shape", "zero"], ["n"], name="n", axis=0),
+        helper.make_node("Concat", ["n", "minus_one"], ["target"], name="target", axis=0),
+        helper.make_node("Reshape", ["s", "target"], ["flat"], name="flat"),
+        helper.make_node("ReduceSum", ["flat", "one"], ["y"], name="sum", keepdims=0),
+        helper.make_node("Relu", ["z"], ["r"], name="relu"),
+    ]
+    inits = [
+        helper.make_tensor("b", TensorProto.FLOAT, [4], [1.0, 2.0, 3.0, 4.0]),
+        helper.make_tensor("zero", TensorProto.INT64, [1], [0]),
+        helper.make_tensor("minus_one", TensorProto.INT64, [1], [-1]),
+        helper.make_tensor("one", TensorProto.INT64, [1], [1]),
+    ]
+    z = helper.make_tensor_value_info("z", TensorProto.FLOAT, [None, 3])
+    save(helper.make_graph(nodes, "dynamic", [tensor("x", shape=("N", 2, 4)), z],
+                           [tensor("y", shape=("N",)), tensor("r", shape=(None, 3))], inits),
+         "dynamic.onnx")
+
+    add = [helper.make_node("Add", ["x", "x"], ["y"], name="add")]
+    ok = save(helper.make_graph(add, "add", [tensor("x")], [tensor("y")]), "add.onnx")
+    with open(os.path.join(HERE, "truncated.onnx"), "wb") as f:
+        f.write(ok.SerializeToString()[:40])
+    with open(os.path.join(HERE, "not_a_model.onnx"), "w") as f:
+        f.write("func @f(%x: f32[4]) -> (y) {\n  return %x\n}\n")
+    save(helper.make_graph(add, "add", [tensor("x")], [tensor("y")]), "opset18.onnx", opset=18)
+
+    conv = [helper.make_node("Add", ["x", "x"], ["a"], name="first"),
+            helper.make_node("Einsum", ["a", "a"], ["y"], name="contract", equation="ij,ij->i")]
+    save(helper.make_graph(conv, "einsum", [tensor("x")], [tensor("y", shape=("N",))]),
+         "unsupported_op.onnx")
+
+    foreign = [helper.make_node("FusedGemm", ["x", "x"], ["y"], name="fused",
+                                domain="com.microsoft")]
+    save(helper.make_graph(foreign, "foreign", [tensor("x")], [tensor("y")]),
+         "foreign_domain.onnx", domains=("com.microsoft",))
+
+    save(helper.make_graph(add, "u16", [tensor("x", TensorProto.UINT16)],
+                           [tensor("y", TensorProto.UINT16)]), "uint16.onnx")
+
+    reshape = [helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape")]
+    save(helper.make_graph(reshape, "reshape",
+                           [tensor("x"), helper.make_tensor_value_info("shape", TensorProto.INT64, [2])],
+                           [tensor("y", shape=(None, None))]), "data_shape.onnx")
+
+    training = [helper.make_node("Dropout", ["x", "ratio", "mode"], ["y"], name="drop")]
+    save(helper.make_graph(training, "dropout", [tensor("x")], [tensor("y")], [
+        helper.make_tensor("ratio", TensorProto.FLOAT, [], [0.5]),
+        helper.make_tensor("mode", TensorProto.BOOL, [], [True])]), "training_dropout.onnx")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Exports the PyTorch blocks of the ONNX frontend's tests with dynamic axes.
+
+Needs Debian's python3-torch (apt install python3-torch; not needed to run the
+tests, which use the committed .onnx files):
+    /usr/bin/python3 tests/frontend/onnx/pytorch/export.py
+"""
+import os
+
+import torch
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OPSET = 17
+
+
+class SkipLayerNorm(nn.Module):
+    """LayerNorm(x + residual) over the hidden dim, as BERT's add & norm."""
+
+    def __init__(self, hidden=768):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden, eps=1e-5)
+
+    def forward(self, x, residual):
+        return self.norm(x + residual)
+
+
+class AttentionSoftmax(nn.Module):
+    """softmax(scores / sqrt(64) + (1 - mask) * -10000) over the keys."""
+
+    def forward(self, scores, mask):
+        return torch.softmax(scores * 0.125 + (1.0 - mask) * -10000.0, dim=-1)
+
+
+class GeluMlp(nn.Module):
+    """Linear -> GELU (erf form) -> Linear: two matrix products, and the
+    memory-intensive bias + gelu and bias between them."""
+
+    def __init__(self, hidden=64, inner=256):
+        super().__init__()
+        self.up = nn.Linear(hidden, inner)
+        self.down = nn.Linear(inner, hidden)
+
+    def forward(self, x):
+        return self.down(nn.functional.gelu(self.up(x)))
+
+
+def export(module, args, names, dynamic, path):
+    torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
+                      output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
+
+
+def main():
+    torch.manual_seed(0)
+    export(SkipLayerNorm().eval(), (torch.randn(2, 5, 768), torch.randn(2, 5, 768)),
+           ["x", "residual"],
+           {"x": {0: "B", 1: "S"}, "residual": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}},
+           "skip_layernorm.onnx")
+    export(AttentionSoftmax().eval(), (torch.randn(2, 12, 7, 7), torch.ones(2, 1, 1, 7)),
+           ["scores", "mask"],
+           {"scores": {0: "B", 2: "S", 3: "S"}, "mask": {0: "B", 3: "S"},
+            "y": {0: "B", 2: "S", 3: "S"}},
+           "attention_softmax.onnx")
+    export(GeluMlp().eval(), (torch.randn(2, 5, 64),), ["x"],
+           {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}, "gelu_mlp.onnx")
+
+
+if __name__ == "__main__":
+    main()
