@@ -149,14 +149,19 @@ absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, i
 }
 
 absl::Status importSlice(ImportContext &c) {
-  std::vector<int64_t> starts, ends, axes, steps;
+  // Bounds may be computed from shapes: symbolic starts and ends are taken
+  // as they are (within the dim); numbers are clamped as numpy does.
+  std::vector<DimExpr> startDims, endDims;
+  std::vector<int64_t> axes, steps;
   if (c.opset() < 10) {
-    starts = c.intsAttr("starts");
-    ends = c.intsAttr("ends");
+    for (int64_t v : c.intsAttr("starts"))
+      startDims.push_back(DimExpr(v));
+    for (int64_t v : c.intsAttr("ends"))
+      endDims.push_back(DimExpr(v));
     axes = c.intsAttr("axes");
   } else {
-    XS_ASSIGN_OR_RETURN(starts, c.constantInts(1, "the starts of Slice"));
-    XS_ASSIGN_OR_RETURN(ends, c.constantInts(2, "the ends of Slice"));
+    XS_ASSIGN_OR_RETURN(startDims, c.dimsInput(1, "the starts of Slice"));
+    XS_ASSIGN_OR_RETURN(endDims, c.dimsInput(2, "the ends of Slice"));
     if (c.hasInput(3)) {
       XS_ASSIGN_OR_RETURN(axes, c.constantInts(3, "the axes of Slice"));
     }
@@ -164,8 +169,17 @@ absl::Status importSlice(ImportContext &c) {
       XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
     }
   }
-  if (starts.size() != ends.size())
+  if (startDims.size() != endDims.size())
     return c.error("starts and ends differ in length");
+  // Numbers stand in for symbolic bounds in the checks below; the loop over
+  // the axes takes the symbolic ones as they are.
+  std::vector<int64_t> starts, ends;
+  bool symbolicBounds = false;
+  for (size_t i = 0; i < startDims.size(); ++i) {
+    starts.push_back(startDims[i].constantValue().value_or(0));
+    ends.push_back(endDims[i].constantValue().value_or(0));
+    symbolicBounds |= !startDims[i].isConstant() || !endDims[i].isConstant();
+  }
   if (axes.empty())
     for (size_t i = 0; i < starts.size(); ++i)
       axes.push_back(static_cast<int64_t>(i));
@@ -177,6 +191,8 @@ absl::Status importSlice(ImportContext &c) {
   // A slice of a vector of dims stays dims.
   const OnnxValue *in = c.onnxInput(0);
   if (in && in->dims && !in->value) {
+    if (symbolicBounds)
+      return c.unsupported("a slice of a vector of dims with symbolic bounds");
     std::vector<DimExpr> dims = *in->dims;
     int64_t n = static_cast<int64_t>(dims.size());
     XS_ASSIGN_OR_RETURN(SliceAxis s,
@@ -201,6 +217,27 @@ absl::Status importSlice(ImportContext &c) {
   std::vector<SliceAxis> reversed;
   for (size_t i = 0; i < starts.size(); ++i) {
     XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(axes[i], rank, "axis"));
+    if (!startDims[i].isConstant() || !endDims[i].isConstant()) {
+      if (steps[i] <= 0)
+        return c.unsupported("a slice with symbolic bounds and a step that is not positive");
+      // A number beside a symbolic bound counts from the end when negative
+      // and means the end when past it.
+      const DimExpr &dim = x->type().dim(axis);
+      auto bound = [&dim](const DimExpr &b) {
+        std::optional<int64_t> k = b.constantValue();
+        if (!k)
+          return b;
+        if (*k < 0)
+          return dim + b;
+        if (*k >= std::numeric_limits<int32_t>::max())
+          return dim;
+        return b;
+      };
+      begin[static_cast<size_t>(axis)] = bound(startDims[i]);
+      limit[static_cast<size_t>(axis)] = bound(endDims[i]);
+      stride[static_cast<size_t>(axis)] = steps[i];
+      continue;
+    }
     XS_ASSIGN_OR_RETURN(SliceAxis s,
                         clampSliceAxis(c, x->type().dim(axis), axis, starts[i], ends[i], steps[i]));
     if (s.step < 0) {

@@ -127,6 +127,45 @@ absl::Status importRange(ImportContext &c) {
 /// The dim a -1 in a target shape stands for: the input's element count
 /// over the other target dims, cancelling equal dims first so that symbolic
 /// ones divide out.
+/// The -1 of a target shape whose other dims are products of the input's
+/// (`[B, S, 8]` to `[B*S, -1]`): the product of the input dims left over
+/// once some of them multiply (with a constant ratio) to the other target
+/// dims.
+absl::StatusOr<DimExpr> dividedBySubset(ImportContext &c, const std::vector<DimExpr> &input,
+                                        const std::vector<DimExpr> &target, size_t hole) {
+  std::vector<DimExpr> others;
+  for (size_t i = 0; i < target.size(); ++i)
+    if (i != hole)
+      others.push_back(target[i]);
+  DimExpr wanted = dimProduct(others);
+  DimBindings ones;
+  for (const DimExpr &d : input)
+    for (const std::string &symbol : d.symbols())
+      ones[symbol] = 1;
+  for (const std::string &symbol : wanted.symbols())
+    ones[symbol] = 1;
+  absl::StatusOr<int64_t> wantedAtOnes = wanted.evaluate(ones);
+  const size_t n = input.size();
+  for (uint64_t subset = 0; n < 16 && subset < (uint64_t{1} << n); ++subset) {
+    std::vector<DimExpr> in, out;
+    for (size_t i = 0; i < n; ++i)
+      ((subset >> i) & 1 ? in : out).push_back(input[i]);
+    DimExpr covered = dimProduct(in), left = dimProduct(out);
+    if (covered == wanted)
+      return left;
+    absl::StatusOr<int64_t> coveredAtOnes = covered.evaluate(ones);
+    if (!wantedAtOnes.ok() || !coveredAtOnes.ok() || *wantedAtOnes == 0 || *coveredAtOnes == 0)
+      continue;
+    if (*coveredAtOnes % *wantedAtOnes == 0) {
+      int64_t ratio = *coveredAtOnes / *wantedAtOnes;
+      if (covered == wanted * DimExpr(ratio))
+        return left * DimExpr(ratio);
+    }
+  }
+  return c.unsupported(strCat("cannot infer the -1 of the shape: the dims ", wanted.str(),
+                              " do not divide the input's element count"));
+}
+
 absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr> &input,
                                     const std::vector<DimExpr> &target, size_t hole) {
   std::vector<DimExpr> remaining = input;
@@ -141,8 +180,7 @@ absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr>
     }
     std::optional<int64_t> k = target[i].constantValue();
     if (!k)
-      return c.unsupported(strCat("cannot infer the -1 of the shape: the dim ", target[i].str(),
-                                  " does not divide the input's element count"));
+      return dividedBySubset(c, input, target, hole);
     divisor *= *k;
   }
   DimExpr product = dimProduct(remaining);

@@ -47,6 +47,46 @@ def main():
                            [tensor("y", shape=("N",)), tensor("r", shape=(None, 3))], inits),
          "dynamic.onnx")
 
+    # Shape computations on the symbolic dims B and S: a Slice ending at
+    # S - 1, a Range to S, an Expand and a ConstantOfShape with computed
+    # shapes, a Reshape to [B*S, -1].
+    i64 = TensorProto.INT64
+    chain = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "zero_s"], ["b"], axis=0),
+        helper.make_node("Gather", ["shape", "one_s"], ["s"], axis=0),
+        helper.make_node("Sub", ["s", "one_s"], ["s_minus_1"]),
+        helper.make_node("Unsqueeze", ["s_minus_1", "axes0"], ["ends"]),
+        helper.make_node("Slice", ["x", "starts", "ends", "axes1"], ["sliced"]),
+        helper.make_node("Range", ["zero_s", "s", "one_s"], ["positions"]),
+        helper.make_node("Cast", ["positions"], ["positions_f"], to=TensorProto.FLOAT),
+        helper.make_node("Unsqueeze", ["positions_f", "axes1"], ["column"]),
+        helper.make_node("Unsqueeze", ["s", "axes0"], ["s_vec"]),
+        helper.make_node("Concat", ["s_vec", "eight"], ["grid_shape"], axis=0),
+        helper.make_node("Expand", ["column", "grid_shape"], ["grid"]),
+        helper.make_node("Add", ["x", "grid"], ["shifted"]),
+        helper.make_node("ConstantOfShape", ["shape"], ["twos"],
+                         value=helper.make_tensor("v", TensorProto.FLOAT, [1], [2.0])),
+        helper.make_node("Mul", ["shifted", "twos"], ["scaled"]),
+        helper.make_node("Mul", ["b", "s"], ["rows"]),
+        helper.make_node("Unsqueeze", ["rows", "axes0"], ["rows_vec"]),
+        helper.make_node("Concat", ["rows_vec", "minus_one"], ["flat_shape"], axis=0),
+        helper.make_node("Reshape", ["scaled", "flat_shape"], ["flat"]),
+    ]
+    chain_inits = [
+        helper.make_tensor("zero_s", i64, [], [0]),
+        helper.make_tensor("one_s", i64, [], [1]),
+        helper.make_tensor("axes0", i64, [1], [0]),
+        helper.make_tensor("axes1", i64, [1], [1]),
+        helper.make_tensor("starts", i64, [1], [1]),
+        helper.make_tensor("eight", i64, [1], [8]),
+        helper.make_tensor("minus_one", i64, [1], [-1]),
+    ]
+    save(helper.make_graph(chain, "shape_chains", [tensor("x", shape=("B", "S", 8))],
+                           [tensor("sliced", shape=("B", None, 8)),
+                            tensor("flat", shape=(None, 8))], chain_inits),
+         "shape_chains.onnx")
+
     add = [helper.make_node("Add", ["x", "x"], ["y"], name="add")]
     ok = save(helper.make_graph(add, "add", [tensor("x")], [tensor("y")]), "add.onnx")
     with open(os.path.join(HERE, "truncated.onnx"), "wb") as f:
