@@ -58,6 +58,13 @@ absl::StatusOr<int> defaultOpset(const onnx::ModelProto &model, const std::strin
                    " (export with opset_version=", kNewestOpset, " or older)"));
       return static_cast<int>(set.version());
     }
+  std::string domains;
+  for (const onnx::OperatorSetIdProto &set : model.opset_import())
+    domains += (domains.empty() ? "'" : ", '") + set.domain() + "'";
+  if (!domains.empty())
+    return absl::UnimplementedError(strCat(file,
+                                           ": error: the model uses only the operator domains ",
+                                           domains, "; xstitch imports the default ONNX domain"));
   return absl::InvalidArgumentError(
       strCat(file, ": error: the model imports no opset of the default ONNX domain"));
 }

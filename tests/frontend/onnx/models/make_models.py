@@ -87,6 +87,11 @@ def main():
                             tensor("flat", shape=(None, 8))], chain_inits),
          "shape_chains.onnx")
 
+    # A mean over the dynamic dim: its count is symbolic.
+    mean = [helper.make_node("ReduceMean", ["x"], ["y"], axes=[0], keepdims=0)]
+    save(helper.make_graph(mean, "mean", [tensor("x")], [tensor("y", shape=(4,))]),
+         "mean_over_batch.onnx")
+
     add = [helper.make_node("Add", ["x", "x"], ["y"], name="add")]
     ok = save(helper.make_graph(add, "add", [tensor("x")], [tensor("y")]), "add.onnx")
     with open(os.path.join(HERE, "truncated.onnx"), "wb") as f:
