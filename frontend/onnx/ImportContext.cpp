@@ -261,6 +261,7 @@ absl::StatusOr<Value *> ImportContext::constant(const HostTensor &tensor) {
 }
 
 absl::StatusOr<Value *> ImportContext::splat(double v, TensorType type) {
+  XS_RETURN_IF_ERROR(checkShape(type.shape(), "the shape"));
   LiteralValue literal;
   literal.isInteger = !isFloat(type.elementType());
   if (literal.isInteger)
@@ -385,6 +386,14 @@ absl::StatusOr<Value *> ImportContext::select(Value *cond, Value *a, Value *b) {
   if (!all.ok())
     return all.status();
   return create(OpKind::Select, *all);
+}
+
+absl::Status ImportContext::checkShape(const std::vector<DimExpr> &shape,
+                                       std::string_view what) const {
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (std::optional<int64_t> k = shape[i].constantValue(); k && *k < 0)
+      return error(strCat(what, " has the negative dim ", *k, " at ", i));
+  return absl::OkStatus();
 }
 
 absl::StatusOr<int64_t> ImportContext::normalizeAxis(int64_t axis, int64_t rank,

@@ -114,6 +114,10 @@ public:
   /// `select` with numpy broadcasting of all three operands.
   absl::StatusOr<Value *> select(Value *cond, Value *a, Value *b);
 
+  /// A shape from the graph (ConstantOfShape's, Expand's) must not have a
+  /// negative dim; `what` names it in the error.
+  absl::Status checkShape(const std::vector<DimExpr> &shape, std::string_view what) const;
+
   /// An axis in [-rank, rank) as [0, rank); an error otherwise.
   absl::StatusOr<int64_t> normalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
 

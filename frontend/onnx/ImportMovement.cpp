@@ -92,6 +92,7 @@ absl::Status importSplit(ImportContext &c) {
       sizes.assign(static_cast<size_t>(n), DimExpr::floorDiv(total, n));
     }
   }
+  XS_RETURN_IF_ERROR(c.checkShape(sizes, "the split sizes"));
   if (static_cast<int>(sizes.size()) != c.numOutputs())
     return c.error(strCat(sizes.size(), " split sizes for ", c.numOutputs(), " outputs"));
   DimExpr start(0);
@@ -328,6 +329,9 @@ absl::Status importTile(ImportContext &c) {
   int64_t rank = x->type().rank();
   if (static_cast<int64_t>(repeats.size()) != rank)
     return c.error(strCat(repeats.size(), " repeats for rank ", rank));
+  for (int64_t r : repeats)
+    if (r < 0)
+      return c.error(strCat("a negative repeat (", r, ")"));
   std::vector<DimExpr> wide, tiled;
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < rank; ++d) {

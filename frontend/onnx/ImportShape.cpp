@@ -51,6 +51,7 @@ absl::Status importConstant(ImportContext &c) {
 
 absl::Status importConstantOfShape(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(0, "the shape of ConstantOfShape"));
+  XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of ConstantOfShape"));
   ElementType type = ElementType::F32;
   double v = 0;
   if (const onnx::AttributeProto *a = c.attr("value")) {
@@ -111,7 +112,10 @@ absl::Status importRange(ImportContext &c) {
   double s = start.getDouble(0), l = limit.getDouble(0), d = delta.getDouble(0);
   if (d == 0)
     return c.error("delta must not be 0");
-  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((l - s) / d)));
+  double count = std::ceil((l - s) / d);
+  if (!(count < double(int64_t(1) << 28)))
+    return c.unsupported(strCat("a Range of ", count, " elements (more than 2^28)"));
+  int64_t n = std::max<int64_t>(0, static_cast<int64_t>(count));
   HostTensor out(type.elementType(), {n});
   for (int64_t i = 0; i < n; ++i) {
     if (out.isFloat())
@@ -342,6 +346,7 @@ absl::Status importUnsqueeze(ImportContext &c) {
 /// shape and the given one.
 absl::Status importExpand(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(1, "the shape of Expand"));
+  XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of Expand"));
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
                       c.broadcastShape({x->type(), TensorType(x->type().elementType(), shape)}));
