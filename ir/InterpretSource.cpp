@@ -57,11 +57,26 @@ absl::StatusOr<HostTensor> evaluateIota(const OpContext &ctx) {
   return result;
 }
 
+absl::StatusOr<HostTensor> evaluateDimValue(const OpContext &ctx) {
+  const std::vector<DimExpr> &dims = ctx.op.attr("dims")->getDimList();
+  HostTensor result = ctx.makeResult();
+  for (int64_t i = 0; i < result.numElements(); ++i) {
+    absl::StatusOr<int64_t> v =
+        dims[dims.size() == 1 ? 0 : static_cast<size_t>(i)].evaluate(ctx.bindings);
+    if (!v.ok())
+      return ctx.error(v.status().message());
+    result.setDouble(i, static_cast<double>(*v));
+  }
+  return result;
+}
+
 } // namespace
 
 absl::StatusOr<HostTensor> evaluateSource(const OpContext &ctx) {
   if (ctx.op.kind() == OpKind::Constant)
     return evaluateConstant(ctx);
+  if (ctx.op.kind() == OpKind::DimValue)
+    return evaluateDimValue(ctx);
   return evaluateIota(ctx);
 }
 

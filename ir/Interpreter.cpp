@@ -129,6 +129,7 @@ absl::StatusOr<HostTensor> dispatch(const interp::OpContext &ctx) {
     return interp::evaluateElementwise(ctx);
   case TypeRule::Constant:
   case TypeRule::Iota:
+  case TypeRule::DimValue:
     return interp::evaluateSource(ctx);
   case TypeRule::Broadcast:
   case TypeRule::Reshape:

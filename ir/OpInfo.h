@@ -45,6 +45,7 @@ enum class TypeRule : uint8_t {
   Cast,
   Constant,
   Iota,
+  DimValue,
   Broadcast,
   Reshape,
   Transpose,

@@ -90,6 +90,7 @@ absl::StatusOr<TensorType> inferResultType(const Operation &op, DimUnifier &unif
     return rules::inferElementwise(op, unifier);
   case TypeRule::Constant:
   case TypeRule::Iota:
+  case TypeRule::DimValue:
     return rules::inferSource(op, unifier);
   case TypeRule::Broadcast:
   case TypeRule::Reshape:

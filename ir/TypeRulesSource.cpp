@@ -80,11 +80,29 @@ absl::StatusOr<TensorType> inferIota(const Operation &op) {
   return type;
 }
 
+/// One dim fills any shape; several make a vector of as many elements.
+absl::StatusOr<TensorType> inferDimValue(const Operation &op) {
+  const TensorType &type = op.type();
+  const std::vector<DimExpr> &dims = op.attr("dims")->getDimList();
+  if (type.elementType() == ElementType::I1)
+    return opError(op, "the result type ", type.str(),
+                   " must be numeric (float or integer, not i1)");
+  if (dims.empty())
+    return opError(op, "'dims' needs at least one dim");
+  if (dims.size() > 1 &&
+      (type.rank() != 1 || type.dim(0) != DimExpr(static_cast<int64_t>(dims.size()))))
+    return opError(op, dims.size(), " dims make a vector of ", dims.size(),
+                   " elements, but the result type is ", type.str());
+  return type;
+}
+
 } // namespace
 
 absl::StatusOr<TensorType> inferSource(const Operation &op, DimUnifier &) {
   if (op.info().rule == TypeRule::Constant)
     return inferConstant(op);
+  if (op.info().rule == TypeRule::DimValue)
+    return inferDimValue(op);
   return inferIota(op);
 }
 

@@ -209,6 +209,16 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
     result = emitCastOp(b, ElementType::I64, op.type().elementType(),
                         index[static_cast<size_t>(op.intAttrOr("dim", 0))]);
     break;
+  case TypeRule::DimValue: {
+    // One dim, or a vector of dims indexed by the element's position.
+    const std::vector<DimExpr> &dims = op.attr("dims")->getDimList();
+    llvm::Value *value = dim(dims[0]);
+    for (size_t k = 1; k < dims.size(); ++k)
+      value = b.CreateSelect(b.CreateICmpEQ(index[0], b.getInt64(static_cast<int64_t>(k))),
+                             dim(dims[k]), value);
+    result = emitCastOp(b, ElementType::I64, op.type().elementType(), value);
+    break;
+  }
   case TypeRule::Broadcast:
     result = emitBroadcast(op, index);
     break;

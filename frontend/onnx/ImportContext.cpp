@@ -70,19 +70,23 @@ absl::StatusOr<Value *> ImportContext::input(int i) {
                         "') is not produced by any node, initializer or graph input before it"));
   if (v->value)
     return v->value;
+  bool allConstant = true;
+  for (const DimExpr &d : *v->dims)
+    allConstant &= d.isConstant();
   std::vector<int64_t> shape;
   if (!v->scalarDims)
     shape.push_back(static_cast<int64_t>(v->dims->size()));
-  HostTensor t(ElementType::I64, shape);
-  for (size_t k = 0; k < v->dims->size(); ++k) {
-    std::optional<int64_t> c = (*v->dims)[k].constantValue();
-    if (!c)
-      return unsupported(strCat(
-          "input ", i, " ('", node_.input(i), "') holds the symbolic dim ", (*v->dims)[k].str(),
-          " as data; xstitch uses dims as values only in shape operands (Reshape's shape, Slice's "
-          "bounds, Expand's shape, ...)"));
-    t.ints()[k] = *c;
+  if (!allConstant) {
+    // Symbolic dims used as data: their values at run time.
+    if (v->dims->empty())
+      return error(strCat("input ", i, " is an empty vector of dims"));
+    std::vector<DimExpr> type(shape.begin(), shape.end());
+    return create(OpKind::DimValue, {}, {{"dims", Attribute::dimList(*v->dims)}},
+                  TensorType(ElementType::I64, type));
   }
+  HostTensor t(ElementType::I64, shape);
+  for (size_t k = 0; k < v->dims->size(); ++k)
+    t.ints()[k] = *(*v->dims)[k].constantValue();
   return constant(t);
 }
 
@@ -288,6 +292,12 @@ absl::StatusOr<Value *> ImportContext::splat(double v, TensorType type) {
 
 absl::StatusOr<Value *> ImportContext::scalarLike(double v, Value *like) {
   return splat(v, TensorType(like->type().elementType(), {}));
+}
+
+absl::StatusOr<Value *> ImportContext::dimScalar(const DimExpr &d, ElementType t) {
+  if (std::optional<int64_t> k = d.constantValue())
+    return splat(static_cast<double>(*k), TensorType(t, {}));
+  return create(OpKind::DimValue, {}, {{"dims", Attribute::dimList({d})}}, TensorType(t, {}));
 }
 
 absl::StatusOr<Value *> ImportContext::reshape(Value *x, std::vector<DimExpr> shape) {

@@ -98,6 +98,9 @@ public:
   /// A constant of `type` filled with `v` (symbolic shapes allowed).
   absl::StatusOr<Value *> splat(double v, TensorType type);
   absl::StatusOr<Value *> scalarLike(double v, Value *like);
+  /// A rank-0 value of type `t` holding `d`: a constant, or its value at run
+  /// time (dim_value) when it is symbolic.
+  absl::StatusOr<Value *> dimScalar(const DimExpr &d, ElementType t);
   absl::StatusOr<Value *> reshape(Value *x, std::vector<DimExpr> shape);
   absl::StatusOr<Value *> cast(Value *x, ElementType to);
   /// numpy broadcasting of `x` to `shape` (right-aligned, size-1 dims repeat).

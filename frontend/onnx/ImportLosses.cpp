@@ -71,14 +71,7 @@ absl::StatusOr<Value *> negativeLogLikelihood(ImportContext &c, Value *input, Va
     XS_ASSIGN_OR_RETURN(
         count, c.create(OpKind::ReduceSum, {weights}, {{"dims", Attribute::intList(all)}}));
   } else {
-    std::optional<int64_t> n = tt.numElements().constantValue();
-    if (n) {
-      XS_ASSIGN_OR_RETURN(count, c.scalarLike(static_cast<double>(*n), total));
-    } else {
-      XS_ASSIGN_OR_RETURN(Value * ones, c.splat(1.0, loss->type()));
-      XS_ASSIGN_OR_RETURN(count,
-                          c.create(OpKind::ReduceSum, {ones}, {{"dims", Attribute::intList(all)}}));
-    }
+    XS_ASSIGN_OR_RETURN(count, c.dimScalar(tt.numElements(), in.elementType()));
   }
   return c.binary(OpKind::Div, total, count);
 }

@@ -81,20 +81,10 @@ absl::StatusOr<Value *> meanKeep(ImportContext &c, Value *x, const std::vector<i
     count = count * type.dim(d);
     kept[static_cast<size_t>(d)] = DimExpr(1);
   }
-  std::optional<int64_t> n = count.constantValue();
   XS_ASSIGN_OR_RETURN(Value * sum,
                       c.create(OpKind::ReduceSum, {x}, {{"dims", Attribute::intList(dims)}}));
-  Value *mean = nullptr;
-  if (n) {
-    XS_ASSIGN_OR_RETURN(Value * divisor, c.scalarLike(static_cast<double>(*n), sum));
-    XS_ASSIGN_OR_RETURN(mean, c.binary(OpKind::Div, sum, divisor));
-  } else {
-    // A symbolic count: the sum of ones over the same dims.
-    XS_ASSIGN_OR_RETURN(Value * ones, c.splat(1.0, type));
-    XS_ASSIGN_OR_RETURN(Value * counted,
-                        c.create(OpKind::ReduceSum, {ones}, {{"dims", Attribute::intList(dims)}}));
-    XS_ASSIGN_OR_RETURN(mean, c.binary(OpKind::Div, sum, counted));
-  }
+  XS_ASSIGN_OR_RETURN(Value * divisor, c.dimScalar(count, type.elementType()));
+  XS_ASSIGN_OR_RETURN(Value * mean, c.binary(OpKind::Div, sum, divisor));
   return c.reshape(mean, kept);
 }
 

@@ -81,14 +81,7 @@ template <Reduction R> absl::Status importReduce(ImportContext &c) {
       DimExpr count(1);
       for (int64_t d : dims)
         count = count * type.dim(d);
-      Value *divisor = nullptr;
-      if (std::optional<int64_t> n = count.constantValue()) {
-        XS_ASSIGN_OR_RETURN(divisor, c.scalarLike(static_cast<double>(*n), y));
-      } else {
-        // A symbolic count: the sum of as many ones, stitched with the sum.
-        XS_ASSIGN_OR_RETURN(Value * ones, c.splat(1.0, type));
-        XS_ASSIGN_OR_RETURN(divisor, reduce(c, OpKind::ReduceSum, ones, dims));
-      }
+      XS_ASSIGN_OR_RETURN(Value * divisor, c.dimScalar(count, y->type().elementType()));
       XS_ASSIGN_OR_RETURN(y, c.binary(OpKind::Div, y, divisor));
     }
     if (R == Reduction::LogSum) {

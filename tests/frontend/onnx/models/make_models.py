@@ -87,6 +87,23 @@ def main():
                             tensor("flat", shape=(None, 8))], chain_inits),
          "shape_chains.onnx")
 
+    # Symbolic dims as data: x / sqrt(S), and a mean as a sum over Size(x).
+    as_data = [
+        helper.make_node("Shape", ["x"], ["shape"]),
+        helper.make_node("Gather", ["shape", "one_s"], ["s"], axis=0),
+        helper.make_node("Cast", ["s"], ["s_f"], to=TensorProto.FLOAT),
+        helper.make_node("Sqrt", ["s_f"], ["root"]),
+        helper.make_node("Div", ["x", "root"], ["y"]),
+        helper.make_node("Size", ["x"], ["count"]),
+        helper.make_node("Cast", ["count"], ["count_f"], to=TensorProto.FLOAT),
+        helper.make_node("ReduceSum", ["x"], ["total"], keepdims=0),
+        helper.make_node("Div", ["total", "count_f"], ["mean"]),
+    ]
+    save(helper.make_graph(as_data, "dims_as_data", [tensor("x", shape=("B", "S"))],
+                           [tensor("y", shape=("B", "S")), tensor("mean", shape=())],
+                           [helper.make_tensor("one_s", i64, [], [1])]),
+         "dims_as_data.onnx")
+
     # A mean over the dynamic dim: its count is symbolic.
     mean = [helper.make_node("ReduceMean", ["x"], ["y"], axes=[0], keepdims=0)]
     save(helper.make_graph(mean, "mean", [tensor("x")], [tensor("y", shape=(4,))]),
