@@ -217,6 +217,8 @@ const HostTensor *ImportContext::knownValue(const Value *v) const {
 
 absl::StatusOr<Value *> ImportContext::create(OpKind kind, std::vector<Value *> operands,
                                               AttrDict attrs, TensorType type) {
+  if (type.known())
+    XS_RETURN_IF_ERROR(checkShape(type.shape(), strCat("the result of ", mnemonic(kind))));
   absl::StatusOr<Value *> made = builder_.create(kind, operands, std::move(attrs), type);
   if (!made.ok())
     return error(stripLocation(made.status().message()));
@@ -400,9 +402,25 @@ absl::StatusOr<Value *> ImportContext::select(Value *cond, Value *a, Value *b) {
 
 absl::Status ImportContext::checkShape(const std::vector<DimExpr> &shape,
                                        std::string_view what) const {
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (std::optional<int64_t> k = shape[i].constantValue(); k && *k < 0)
+  // Bounds that keep dimension arithmetic (products of dims in the type
+  // rules) far from overflow.
+  constexpr int64_t kMaxDim = int64_t(1) << 31;
+  constexpr int64_t kMaxElements = int64_t(1) << 40;
+  int64_t elements = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    for (const DimTerm &term : shape[i].terms())
+      if (term.coefficient > kMaxDim || term.coefficient < -kMaxDim)
+        return error(strCat(what, " has the dim ", shape[i].str(), " at ", i,
+                            ", beyond xstitch's bound of 2^31"));
+    std::optional<int64_t> k = shape[i].constantValue();
+    if (!k)
+      continue;
+    if (*k < 0)
       return error(strCat(what, " has the negative dim ", *k, " at ", i));
+    if (*k != 0 && elements > kMaxElements / *k)
+      return error(strCat(what, " has more than 2^40 elements"));
+    elements *= *k;
+  }
   return absl::OkStatus();
 }
 

@@ -224,9 +224,9 @@ private:
     }
     for (const onnx::TensorShapeProto::Dimension &dim : tensor.shape().dim()) {
       if (dim.has_dim_value()) {
-        if (dim.dim_value() < 0)
-          return absl::InvalidArgumentError(
-              strCat(file_, ": error: ", what, " has a negative dim (", dim.dim_value(), ")"));
+        if (dim.dim_value() < 0 || dim.dim_value() > (int64_t(1) << 31))
+          return absl::InvalidArgumentError(strCat(file_, ": error: ", what, " has the dim ",
+                                                   dim.dim_value(), " (0 to 2^31 allowed)"));
         shape.push_back(DimExpr(dim.dim_value()));
       } else if (dim.has_dim_param() && !dim.dim_param().empty()) {
         shape.push_back(DimExpr::symbol(sanitizeName(dim.dim_param(), true)));
