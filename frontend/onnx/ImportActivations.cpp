@@ -8,18 +8,6 @@ namespace xs {
 
 namespace {
 
-/// An activation: the importer's formula on x.
-using Activation = absl::StatusOr<Value *> (*)(ImportContext &, Value *);
-
-template <Activation Fn> absl::Status importActivation(ImportContext &c) {
-  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-  if (!isFloat(x->type().elementType()))
-    return c.unsupported(strCat("needs a float input, got ", x->type().str()));
-  XS_ASSIGN_OR_RETURN(Value * y, Fn(c, x));
-  c.setOutput(0, y);
-  return absl::OkStatus();
-}
-
 absl::StatusOr<Value *> scalar(ImportContext &c, double v, Value *like) {
   return c.scalarLike(v, like);
 }
@@ -155,16 +143,16 @@ absl::Status importPRelu(ImportContext &c) {
 
 void addActivationImporters(ImporterTable &table) {
   table["Relu"] = {importRelu, 6};
-  table["LeakyRelu"] = {importActivation<leakyRelu>, 6};
-  table["Elu"] = {importActivation<elu>, 6};
-  table["Selu"] = {importActivation<selu>, 6};
-  table["Celu"] = {importActivation<celu>, 12};
-  table["ThresholdedRelu"] = {importActivation<thresholdedRelu>, 10};
-  table["HardSigmoid"] = {importActivation<hardSigmoid>, 6};
-  table["HardSwish"] = {importActivation<hardSwish>, 14};
-  table["Softplus"] = {importActivation<softplus>, 1};
-  table["Softsign"] = {importActivation<softsign>, 1};
-  table["Shrink"] = {importActivation<shrink>, 9};
+  table["LeakyRelu"] = {importFloatFormula<leakyRelu>, 6};
+  table["Elu"] = {importFloatFormula<elu>, 6};
+  table["Selu"] = {importFloatFormula<selu>, 6};
+  table["Celu"] = {importFloatFormula<celu>, 12};
+  table["ThresholdedRelu"] = {importFloatFormula<thresholdedRelu>, 10};
+  table["HardSigmoid"] = {importFloatFormula<hardSigmoid>, 6};
+  table["HardSwish"] = {importFloatFormula<hardSwish>, 14};
+  table["Softplus"] = {importFloatFormula<softplus>, 1};
+  table["Softsign"] = {importFloatFormula<softsign>, 1};
+  table["Shrink"] = {importFloatFormula<shrink>, 9};
   table["PRelu"] = {importPRelu, 7};
 }
 

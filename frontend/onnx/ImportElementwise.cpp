@@ -134,17 +134,6 @@ absl::StatusOr<Value *> asinOf(ImportContext &c, Value *x) {
   return atanOf(c, ratio);
 }
 
-using FloatFn = absl::StatusOr<Value *> (*)(ImportContext &, Value *);
-
-template <FloatFn Fn> absl::Status importFloatFn(ImportContext &c) {
-  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-  if (!isFloat(x->type().elementType()))
-    return c.unsupported(strCat("needs a float input, got ", x->type().str()));
-  XS_ASSIGN_OR_RETURN(Value * y, Fn(c, x));
-  c.setOutput(0, y);
-  return absl::OkStatus();
-}
-
 absl::StatusOr<Value *> tanOf(ImportContext &c, Value *x) {
   XS_ASSIGN_OR_RETURN(Value * s, c.unary(OpKind::Sin, x));
   XS_ASSIGN_OR_RETURN(Value * co, c.unary(OpKind::Cos, x));
@@ -373,15 +362,15 @@ void addElementwiseImporters(ImporterTable &table) {
   table["IsNaN"] = {importUnary<OpKind::IsNan>, 9};
   table["Not"] = {importUnary<OpKind::Not>, 1};
   table["IsInf"] = {importIsInf, 10};
-  table["Tan"] = {importFloatFn<tanOf>, 7};
-  table["Asin"] = {importFloatFn<asinOf>, 7};
-  table["Acos"] = {importFloatFn<acosOf>, 7};
-  table["Atan"] = {importFloatFn<atanOf>, 7};
-  table["Sinh"] = {importFloatFn<sinhOf>, 9};
-  table["Cosh"] = {importFloatFn<coshOf>, 9};
-  table["Asinh"] = {importFloatFn<asinhOf>, 9};
-  table["Acosh"] = {importFloatFn<acoshOf>, 9};
-  table["Atanh"] = {importFloatFn<atanhOf>, 9};
+  table["Tan"] = {importFloatFormula<tanOf>, 7};
+  table["Asin"] = {importFloatFormula<asinOf>, 7};
+  table["Acos"] = {importFloatFormula<acosOf>, 7};
+  table["Atan"] = {importFloatFormula<atanOf>, 7};
+  table["Sinh"] = {importFloatFormula<sinhOf>, 9};
+  table["Cosh"] = {importFloatFormula<coshOf>, 9};
+  table["Asinh"] = {importFloatFormula<asinhOf>, 9};
+  table["Acosh"] = {importFloatFormula<acoshOf>, 9};
+  table["Atanh"] = {importFloatFormula<atanhOf>, 9};
 
   table["Add"] = {importBinary<OpKind::Add>, 7};
   table["Sub"] = {importBinary<OpKind::Sub>, 7};

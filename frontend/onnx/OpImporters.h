@@ -9,6 +9,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "frontend/onnx/ImportContext.h"
+#include "ir/Diagnostics.h"
 
 namespace xs {
 
@@ -29,6 +30,18 @@ void addReductionImporters(ImporterTable &table);     // ImportReductions.cpp
 void addActivationImporters(ImporterTable &table);    // ImportActivations.cpp
 void addNormalizationImporters(ImporterTable &table); // ImportNormalization.cpp
 void addLossImporters(ImporterTable &table);          // ImportLosses.cpp
+
+/// A formula on input 0 that needs floats (activations, and the functions
+/// the IR lacks): its importer.
+using FloatFormula = absl::StatusOr<Value *> (*)(ImportContext &, Value *);
+template <FloatFormula Fn> absl::Status importFloatFormula(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  if (!isFloat(x->type().elementType()))
+    return c.unsupported(strCat("needs a float input, got ", x->type().str()));
+  XS_ASSIGN_OR_RETURN(Value * y, Fn(c, x));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
 
 /// Every importer, built once.
 const ImporterTable &onnxImporters();
