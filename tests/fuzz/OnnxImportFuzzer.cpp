@@ -42,6 +42,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
          std::string(reparsed.status().message()) + "\n--- print:\n" + printed);
   for (const auto &function : (*reparsed)->functions())
     if (absl::Status s = xs::verifyFunction(*function); !s.ok())
-      fail("the imported IR does not verify", std::string(s.message()) + "\n--- print:\n" + printed);
+      fail("the imported IR does not verify",
+           std::string(s.message()) + "\n--- print:\n" + printed);
   return 0;
 }
