@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "absl/strings/str_format.h"
 #include "frontend/onnx/OnnxImporter.h"
