@@ -121,6 +121,12 @@ std::vector<OpCase> allCases() {
                            "  %y = add %x, %i\n  return %y\n}\n"});
   c.push_back({"iota_i32", "func @f(%x: i32[N, M]) -> (y) {\n  %i = iota {dim = 0} : i32[N, M]\n"
                            "  %y = add %x, %i\n  return %y\n}\n"});
+  c.push_back({"dim_value_f32",
+               "func @f(%x: f32[N, M]) -> (y) {\n  %n = dim_value {dims = [N*M - 1]} : f32[N, M]\n"
+               "  %y = div %x, %n\n  return %y\n}\n"});
+  c.push_back({"dim_value_vector", "func @f(%s: f32[N, M], %x: i64[3]) -> (y, t) {\n"
+                                   "  %v = dim_value {dims = [N, M, N + M]} : i64[3]\n"
+                                   "  %y = add %x, %v\n  %t = neg %s\n  return %y, %t\n}\n"});
 
   // Shape and data movement.
   // The added operand binds the dims the broadcast introduces.
