@@ -450,8 +450,11 @@ bool Generator::genIota() {
   for (int rank = 1 + pick(3); static_cast<int>(shape.size()) < rank;)
     shape.push_back(freshDim(shape, /*boundOnly=*/true));
   int k = pick(shape.size());
-  GenValue i = emit(absl::StrCat("iota {dim = ", k, "}"), ElementType::F32, shape,
-                    dimBound(shape[k]), true, true);
+  // An index along dim k, or (dim_value) dim k's size everywhere: both are
+  // bounded by the dim.
+  std::string rhs = chance(0.5) ? absl::StrCat("iota {dim = ", k, "}")
+                                : absl::StrCat("dim_value {dims = [", shape[k].str(), "]}");
+  GenValue i = emit(rhs, ElementType::F32, shape, dimBound(shape[k]), true, true);
   values_.push_back(bounded(i));
   return true;
 }
