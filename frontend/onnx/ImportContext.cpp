@@ -90,6 +90,12 @@ absl::StatusOr<Value *> ImportContext::input(int i) {
   return constant(t);
 }
 
+absl::StatusOr<Value *> ImportContext::optionalInput(int i) {
+  if (!hasInput(i))
+    return nullptr;
+  return input(i);
+}
+
 absl::StatusOr<TensorType> ImportContext::inputType(int i) {
   const OnnxValue *v = onnxInput(i);
   if (v && !v->value && v->dims) {

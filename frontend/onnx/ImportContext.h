@@ -61,6 +61,8 @@ public:
   bool hasInput(int i) const;
   /// The input as an IR value (dims known at import become a constant).
   absl::StatusOr<Value *> input(int i);
+  /// An optional input: nullptr when the node leaves it out.
+  absl::StatusOr<Value *> optionalInput(int i);
   /// The input's type (dims known at import: i64 of their count).
   absl::StatusOr<TensorType> inputType(int i);
   /// The input's elements when they are known at import; `what` says what

@@ -307,12 +307,8 @@ absl::Status importClip(ImportContext &c) {
       XS_ASSIGN_OR_RETURN(hi, c.scalarLike(c.floatAttr("max", 0), x));
     }
   } else {
-    if (c.hasInput(1)) {
-      XS_ASSIGN_OR_RETURN(lo, c.input(1));
-    }
-    if (c.hasInput(2)) {
-      XS_ASSIGN_OR_RETURN(hi, c.input(2));
-    }
+    XS_ASSIGN_OR_RETURN(lo, c.optionalInput(1));
+    XS_ASSIGN_OR_RETURN(hi, c.optionalInput(2));
   }
   Value *y = x;
   if (lo) {

@@ -79,10 +79,7 @@ absl::StatusOr<Value *> negativeLogLikelihood(ImportContext &c, Value *input, Va
 absl::Status importNegativeLogLikelihoodLoss(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * input, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * target, c.input(1));
-  Value *weight = nullptr;
-  if (c.hasInput(2)) {
-    XS_ASSIGN_OR_RETURN(weight, c.input(2));
-  }
+  XS_ASSIGN_OR_RETURN(Value * weight, c.optionalInput(2));
   XS_ASSIGN_OR_RETURN(Value * loss, negativeLogLikelihood(c, input, target, weight));
   c.setOutput(0, loss);
   return absl::OkStatus();
@@ -91,10 +88,7 @@ absl::Status importNegativeLogLikelihoodLoss(ImportContext &c) {
 absl::Status importSoftmaxCrossEntropyLoss(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * scores, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * labels, c.input(1));
-  Value *weight = nullptr;
-  if (c.hasInput(2)) {
-    XS_ASSIGN_OR_RETURN(weight, c.input(2));
-  }
+  XS_ASSIGN_OR_RETURN(Value * weight, c.optionalInput(2));
   if (scores->type().rank() < 2)
     return c.error(strCat("needs scores [N, C, ...], got ", scores->type().str()));
   XS_ASSIGN_OR_RETURN(Value * logProb,

@@ -119,10 +119,7 @@ absl::StatusOr<Value *> perChannel(ImportContext &c, Value *v, const TensorType 
 absl::Status importLayerNormalization(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * scale, c.input(1));
-  Value *bias = nullptr;
-  if (c.hasInput(2)) {
-    XS_ASSIGN_OR_RETURN(bias, c.input(2));
-  }
+  XS_ASSIGN_OR_RETURN(Value * bias, c.optionalInput(2));
   const TensorType type = x->type();
   XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(c.intAttr("axis", -1), type.rank(), "axis"));
   double epsilon = c.floatAttr("epsilon", 1e-5);
