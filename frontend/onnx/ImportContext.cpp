@@ -273,13 +273,23 @@ absl::StatusOr<Value *> ImportContext::constant(const HostTensor &tensor) {
 }
 
 absl::StatusOr<Value *> ImportContext::splat(double v, TensorType type) {
+  // HostTensor converts to the type as `cast` does (integers wrap).
+  HostTensor element(type.elementType(), {});
+  element.setDouble(0, v);
+  return splat(element, std::move(type));
+}
+
+absl::StatusOr<Value *> ImportContext::splat(const HostTensor &element, TensorType type) {
   XS_RETURN_IF_ERROR(checkShape(type.shape(), "the shape"));
+  if (element.numElements() != 1 || element.elementType() != type.elementType())
+    return error(
+        strCat("a fill value must be one element of ", type.str(), ", got ", element.typeStr()));
   LiteralValue literal;
-  literal.isInteger = !isFloat(type.elementType());
+  literal.isInteger = !element.isFloat();
   if (literal.isInteger)
-    literal.ints = {static_cast<int64_t>(v)};
+    literal.ints = element.ints();
   else
-    literal.floats = {v};
+    literal.floats = element.floats();
   absl::StatusOr<Value *> made = builder_.create(
       OpKind::Constant, {}, {{"value", Attribute::literal(std::move(literal))}}, type);
   if (!made.ok())
@@ -290,8 +300,10 @@ absl::StatusOr<Value *> ImportContext::splat(double v, TensorType type) {
       elements *= d;
     if (elements <= kMaxFoldedElements) {
       HostTensor t(type.elementType(), *shape);
-      for (int64_t k = 0; k < elements; ++k)
-        t.setDouble(k, v);
+      if (t.isFloat())
+        t.floats().assign(static_cast<size_t>(elements), element.floats()[0]);
+      else
+        t.ints().assign(static_cast<size_t>(elements), element.ints()[0]);
       graph_.known[*made] = std::move(t);
     }
   }

@@ -97,8 +97,10 @@ public:
                                  TensorType type = {});
   /// A constant holding `tensor`'s elements.
   absl::StatusOr<Value *> constant(const HostTensor &tensor);
-  /// A constant of `type` filled with `v` (symbolic shapes allowed).
+  /// A constant of `type` filled with `v` (symbolic shapes allowed), or
+  /// with the one element of `element` (exact for any integer).
   absl::StatusOr<Value *> splat(double v, TensorType type);
+  absl::StatusOr<Value *> splat(const HostTensor &element, TensorType type);
   absl::StatusOr<Value *> scalarLike(double v, Value *like);
   /// A rank-0 value of type `t` holding `d`: a constant, or its value at run
   /// time (dim_value) when it is symbolic.

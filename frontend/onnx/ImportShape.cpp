@@ -52,18 +52,16 @@ absl::Status importConstant(ImportContext &c) {
 absl::Status importConstantOfShape(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(0, "the shape of ConstantOfShape"));
   XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of ConstantOfShape"));
-  ElementType type = ElementType::F32;
-  double v = 0;
+  HostTensor value(ElementType::F32, {}); // the default: f32 0
   if (const onnx::AttributeProto *a = c.attr("value")) {
     absl::StatusOr<HostTensor> t = hostTensorFromOnnx(a->t(), "the value of ConstantOfShape");
     if (!t.ok())
       return c.unsupported(std::string(t.status().message()));
     if (t->numElements() != 1)
       return c.error("the value must have one element");
-    type = t->elementType();
-    v = t->getDouble(0);
+    value = std::move(*t);
   }
-  XS_ASSIGN_OR_RETURN(Value * y, c.splat(v, TensorType(type, shape)));
+  XS_ASSIGN_OR_RETURN(Value * y, c.splat(value, TensorType(value.elementType(), shape)));
   c.setOutput(0, y);
   return absl::OkStatus();
 }
