@@ -241,6 +241,11 @@ bool ConstraintStore::provablyDivisible(const DimExpr &e, int64_t divisor) const
   return true;
 }
 
+void ConstraintStore::noteHostSymbol(const std::string &symbol) {
+  noteSymbol(symbol);
+  hostSymbols_.insert(symbol);
+}
+
 absl::Status ConstraintStore::addEqual(const DimExpr &lhs, const DimExpr &rhs) {
   // Work on a copy so that a contradiction found while propagating leaves the
   // store as it was.
@@ -276,9 +281,14 @@ absl::Status ConstraintStore::addEqual(const DimExpr &lhs, const DimExpr &rhs) {
     // coefficient +-1, so that earlier names (the signature's) survive.
     std::string solved;
     DimExpr value;
+    bool mentionsHostSymbol = false;
+    for (const std::string &s : diff.symbols())
+      mentionsHostSymbol |= next.hostSymbols_.contains(s);
     for (const std::string &s : diff.symbols()) {
       std::optional<int64_t> c = linearCoefficient(diff, s);
       if (!c || (*c != 1 && *c != -1))
+        continue;
+      if (mentionsHostSymbol && !next.hostSymbols_.contains(s))
         continue;
       if (solved.empty() || next.firstSeen_[s] > next.firstSeen_[solved]) {
         solved = s;

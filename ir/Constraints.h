@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "ir/DimExpr.h"
 
@@ -54,6 +55,10 @@ public:
   /// name represents an equality class. The parser calls this for symbols in
   /// parameter types, left to right.
   void noteSymbol(const std::string &symbol);
+  /// Marks a host symbol (ir/HostSymbols.h). It is known only after the
+  /// parameters' symbols are bound, so no fact defines another symbol by it:
+  /// N == R0*R1 stays a fact to check rather than making N mean R0*R1.
+  void noteHostSymbol(const std::string &symbol);
   /// Intersects the range of `symbol` with [lo, hi]. Fails when empty.
   absl::Status addRange(const std::string &symbol, int64_t lo, int64_t hi);
 
@@ -93,6 +98,7 @@ private:
   std::vector<std::pair<DimExpr, DimExpr>> productGroups_;
   std::vector<std::pair<DimExpr, int64_t>> divisibility_;
   absl::flat_hash_map<std::string, DimRange> ranges_;
+  absl::flat_hash_set<std::string> hostSymbols_;
   // Every equality as recorded, for check() and facts().
   std::vector<std::pair<DimExpr, DimExpr>> equalities_;
 };

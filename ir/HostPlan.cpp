@@ -90,6 +90,14 @@ std::string phaseSymbol(const std::string &symbol, int phase) {
 std::string printHostPlan(const HostPlan &plan) {
   std::string out = strCat("host @", plan.function, " {\n");
   out += strCat("  symbols: [", absl::StrJoin(plan.symbols, ", "), "]\n");
+  if (plan.hostSymbols) {
+    std::vector<std::string> params;
+    for (size_t p : plan.hostSymbols->dataParams())
+      params.push_back(strCat("%", plan.hostSymbols->computation->param(p)->name()));
+    out += strCat("  host symbols: [", absl::StrJoin(plan.hostSymbols->symbols, ", "),
+                  "] from the dims", params.empty() ? "" : " and the values of ",
+                  absl::StrJoin(params, ", "), "\n");
+  }
   std::vector<std::string> facts;
   for (const Constraint &c : plan.constraints.facts())
     facts.push_back(c.str());

@@ -5,7 +5,8 @@
 // (DISC's host flow, generated at compile time). Transforms build it, the
 // runtime executes it, so it lives here where both can see it and nothing of
 // either leaks into the other. At each call the runtime
-//   1. binds the symbols from the input shapes and checks `constraints`;
+//   1. binds the symbols from the input shapes, computes the host symbols
+//      from the inputs and checks `constraints`;
 //   2. evaluates every buffer's size and places temporaries in an arena of
 //      `slots` (buffers whose lifetimes do not overlap share a slot);
 //   3. runs `steps` in order: a kernel launch picks the first variant whose
@@ -15,11 +16,13 @@
 //   4. returns the output buffers.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "ir/Constraints.h"
 #include "ir/DimPredicate.h"
+#include "ir/HostSymbols.h"
 #include "ir/HostTensor.h"
 #include "ir/OpInfo.h"
 #include "ir/Type.h"
@@ -81,6 +84,9 @@ struct HostPlan {
   /// pointer to an int64 array holding their values in this order.
   std::vector<std::string> symbols;
   ConstraintStore constraints;
+  /// Symbols computed from the inputs at each call (ir/HostSymbols.h), bound
+  /// before the constraints are checked; nullptr when there are none.
+  std::shared_ptr<const HostSymbols> hostSymbols;
   std::vector<TensorType> paramTypes;
   std::vector<HostBuffer> buffers;
   std::vector<HostStep> steps;

@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "absl/strings/str_cat.h"
+#include "ir/HostSymbols.h"
 
 namespace xs {
 
@@ -47,6 +48,16 @@ Value *Function::addParam(std::string name, TensorType type, Location loc) {
   names_[v->name_] = v.get();
   params_.push_back(std::move(v));
   return params_.back().get();
+}
+
+HostSymbols &Function::getOrCreateHostSymbols() {
+  if (!hostSymbols_) {
+    hostSymbols_ = std::make_shared<HostSymbols>();
+    hostSymbols_->computation = std::make_unique<Function>(name_, loc_);
+    for (const auto &param : params_)
+      hostSymbols_->computation->addParam(param->name(), param->type(), param->loc());
+  }
+  return *hostSymbols_;
 }
 
 Operation *Function::createOp(OpKind kind, std::vector<Value *> operands, AttrDict attrs,

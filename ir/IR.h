@@ -23,6 +23,7 @@ namespace xs {
 
 class Operation;
 class Function;
+struct HostSymbols;
 
 /// An SSA value: a function parameter or the result of an operation. Its name
 /// is printed with a leading `%` and is unique within its function.
@@ -137,6 +138,16 @@ public:
   ConstraintStore &constraints() { return constraints_; }
   const ConstraintStore &constraints() const { return constraints_; }
 
+  /// Symbols the function computes on the host at each call, before anything
+  /// else runs (ir/HostSymbols.h); nullptr when it has none.
+  const HostSymbols *hostSymbols() const { return hostSymbols_.get(); }
+  HostSymbols *hostSymbols() { return hostSymbols_.get(); }
+  /// The function's host symbols, created (empty, its computation taking the
+  /// same parameters) when it has none. Add every parameter first.
+  HostSymbols &getOrCreateHostSymbols();
+  /// For host plans, which outlive the function they were planned from.
+  std::shared_ptr<const HostSymbols> sharedHostSymbols() const { return hostSymbols_; }
+
 private:
   std::string name_;
   Location loc_;
@@ -146,6 +157,7 @@ private:
   absl::flat_hash_map<std::string, Value *> names_;
   int64_t nextFresh_ = 0;
   ConstraintStore constraints_;
+  std::shared_ptr<HostSymbols> hostSymbols_;
 };
 
 class Module {

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "ir/HostSymbols.h"
 #include "ir/InterpreterInternal.h"
 
 namespace xs {
@@ -270,6 +271,12 @@ absl::StatusOr<std::vector<HostTensor>> interpret(const Function &function,
   absl::StatusOr<DimBindings> bindings = bindDims(function, inputs);
   if (!bindings.ok())
     return bindings.status();
+  if (const HostSymbols *hostSymbols = function.hostSymbols()) {
+    ParamData paramData = [&](size_t p) -> absl::StatusOr<HostTensor> { return inputs[p]; };
+    if (absl::Status s = bindHostSymbols(*hostSymbols, paramData, *bindings, options); !s.ok())
+      return errorAtCat(function.loc(), s.message());
+    function.constraints().deriveBindings(*bindings);
+  }
   if (absl::Status s = function.constraints().check(*bindings); !s.ok()) {
     // The store's messages carry no location; give them the function's.
     if (absl::StrContains(s.message(), ": error: "))

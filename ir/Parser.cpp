@@ -9,6 +9,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/HostSymbols.h"
 #include "ir/ParserBase.h"
 
 namespace xs {
@@ -75,9 +76,11 @@ private:
   absl::Status parseParams(Function &function);
   absl::Status parseResults(Function &function);
   absl::Status parseFact(Function &function);
+  absl::Status parseHostSymbols(Function &function);
   absl::Status parseBody(Function &function);
   absl::Status parseOp(Function &function);
-  absl::Status parseReturn(Function &function, const Token &returnToken);
+  /// `hostSymbols`: the return of a host_symbols computation.
+  absl::Status parseReturn(Function &function, const Token &returnToken, bool hostSymbols = false);
   absl::StatusOr<Value *> parseOperand(Function &function);
   absl::Status parseAttrs(const OpInfo &info, AttrDict &attrs);
   absl::StatusOr<Attribute> parseAttrValue(const OpInfo &info, const AttrSpec &spec);
@@ -109,6 +112,8 @@ absl::Status ModuleParser::parseFunction(Module &module) {
   XS_RETURN_IF_ERROR(expect(TokenKind::LParen, "'(' to start the results").status());
   XS_RETURN_IF_ERROR(parseResults(function));
 
+  if (atKeyword("host_symbols"))
+    XS_RETURN_IF_ERROR(parseHostSymbols(function));
   if (atKeyword("where")) {
     consume();
     while (true) {
@@ -168,6 +173,36 @@ absl::Status ModuleParser::parseResults(Function &function) {
     }
   }
   return expect(TokenKind::RParen, "',' or ')' after a result").status();
+}
+
+// host_symbols ::= 'host_symbols' symbol (',' symbol)* '{' op* 'return' values '}'
+absl::Status ModuleParser::parseHostSymbols(Function &function) {
+  consume(); // host_symbols
+  HostSymbols &hostSymbols = function.getOrCreateHostSymbols();
+  Function &computation = *hostSymbols.computation;
+  while (true) {
+    XS_ASSIGN_OR_RETURN(Token symbol, expect(TokenKind::Identifier, "a symbol such as R0"));
+    hostSymbols.symbols.emplace_back(symbol.text);
+    function.constraints().noteHostSymbol(std::string(symbol.text));
+    FunctionResult result;
+    result.name = std::string(symbol.text);
+    result.loc = locOf(symbol);
+    computation.results().push_back(std::move(result));
+    if (!consumeIf(TokenKind::Comma))
+      break;
+  }
+  XS_RETURN_IF_ERROR(
+      expect(TokenKind::LBrace, "'{' to start the computation of the host symbols").status());
+  while (!atKeyword("return")) {
+    if (!at(TokenKind::ValueName))
+      return unexpected("an op such as '%n = dim_value {dims = [S]} : i64[]' or 'return' in "
+                        "host_symbols");
+    Token opStart = tok();
+    XS_RETURN_IF_ERROR(parseOp(computation));
+    if (!computation.ops().back()->type().known())
+      return errorAtToken(opStart, "an op in host_symbols needs its result type, e.g. ': i64[]'");
+  }
+  return parseReturn(computation, consume(), /*hostSymbols=*/true);
 }
 
 absl::Status ModuleParser::checkFactStatus(absl::Status status, const Token &at) {
@@ -270,7 +305,8 @@ absl::Status ModuleParser::parseBody(Function &function) {
   }
 }
 
-absl::Status ModuleParser::parseReturn(Function &function, const Token &returnToken) {
+absl::Status ModuleParser::parseReturn(Function &function, const Token &returnToken,
+                                       bool hostSymbols) {
   std::vector<Value *> values;
   if (at(TokenKind::ValueName)) {
     while (true) {
@@ -281,11 +317,15 @@ absl::Status ModuleParser::parseReturn(Function &function, const Token &returnTo
     }
   }
   std::vector<FunctionResult> &results = function.results();
-  if (values.size() != results.size())
+  if (values.size() != results.size()) {
+    std::string expected = hostSymbols
+                               ? strCat("host_symbols names ", results.size(), " symbol",
+                                        results.size() == 1 ? "" : "s")
+                               : strCat("function '@", function.name(), "' has ", results.size(),
+                                        " result", results.size() == 1 ? "" : "s");
     return errorAtToken(returnToken, strCat("'return' gives ", values.size(), " value",
-                                            values.size() == 1 ? "" : "s", " but function '@",
-                                            function.name(), "' has ", results.size(), " result",
-                                            results.size() == 1 ? "" : "s"));
+                                            values.size() == 1 ? "" : "s", " but ", expected));
+  }
   for (size_t i = 0; i < values.size(); ++i)
     results[i].value = values[i];
   if (at(TokenKind::Eof))

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/HostSymbols.h"
 
 namespace xs {
 
@@ -19,12 +20,22 @@ std::string signature(const Function &function) {
   for (const FunctionResult &r : function.results())
     results.push_back(r.declaredType.known() ? strCat(r.name, ": ", r.declaredType.str()) : r.name);
   absl::StrAppend(&out, absl::StrJoin(results, ", "), ")");
+  if (const HostSymbols *hostSymbols = function.hostSymbols()) {
+    absl::StrAppend(&out, "\n    host_symbols ", absl::StrJoin(hostSymbols->symbols, ", "), " {\n");
+    for (const auto &op : hostSymbols->computation->ops())
+      absl::StrAppend(&out, "      ", printOp(*op), "\n");
+    std::vector<std::string> values;
+    for (const FunctionResult &r : hostSymbols->computation->results())
+      values.push_back(valueRef(r.value));
+    absl::StrAppend(&out, "      return ", absl::StrJoin(values, ", "), "\n    }");
+  }
   std::vector<Constraint> facts = function.constraints().facts();
   if (!facts.empty()) {
     std::vector<std::string> texts;
     for (const Constraint &c : facts)
       texts.push_back(c.str());
-    absl::StrAppend(&out, " where ", absl::StrJoin(texts, ", "));
+    absl::StrAppend(&out, function.hostSymbols() ? "\n    where " : " where ",
+                    absl::StrJoin(texts, ", "));
   }
   return out;
 }

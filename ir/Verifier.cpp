@@ -1,6 +1,7 @@
 #include "ir/Verifier.h"
 
 #include "absl/container/flat_hash_set.h"
+#include "ir/HostSymbols.h"
 #include "ir/TypeRules.h"
 
 namespace xs {
@@ -93,7 +94,7 @@ absl::Status verifyFunction(const Function &function, const VerifyOptions &optio
     if (!ok)
       return errorAtCat(r.loc, what, " has type ", r.value->type().str());
   }
-  return absl::OkStatus();
+  return verifyHostSymbols(function);
 }
 
 absl::Status verifyModule(const Module &module, const VerifyOptions &options) {

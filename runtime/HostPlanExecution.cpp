@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
 #include "ir/Diagnostics.h"
+#include "ir/HostSymbols.h"
 
 namespace xs {
 namespace {
@@ -174,6 +175,14 @@ absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
                                                shapeStr(inputs[p]), " but dim ", i, " must be ",
                                                must, " (parameter type ", type.str(), ")"));
     }
+  }
+  if (plan.hostSymbols) {
+    ParamData paramData = [&](size_t p) -> absl::StatusOr<HostTensor> {
+      return toHostTensor(inputs[p]);
+    };
+    if (absl::Status s = bindHostSymbols(*plan.hostSymbols, paramData, bindings); !s.ok())
+      return s;
+    plan.constraints.deriveBindings(bindings);
   }
   if (absl::Status s = plan.constraints.check(bindings); !s.ok()) {
     std::vector<std::string> shapes;

@@ -17,8 +17,10 @@
 namespace xs {
 
 /// Binds the plan's symbols from the shapes of `inputs` (one per parameter,
-/// typed by HostPlan::paramTypes), derives the symbols defined by others and
-/// checks every dim of every parameter and every constraint. Errors are
+/// typed by HostPlan::paramTypes), computes the host symbols (reading the
+/// elements of the inputs they use, which must be in host memory), derives
+/// the symbols defined by others and checks every dim of every parameter and
+/// every constraint. Errors are
 /// InvalidArgument and name the inputs and dims involved, e.g.
 /// "inputs %a and %b must share S: %a has S = 3 (dim 1) but %b has 4 (dim 0)".
 absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,

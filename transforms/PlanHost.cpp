@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "absl/container/flat_hash_set.h"
+#include "ir/HostSymbols.h"
 #include "transforms/PlanInternal.h"
 
 namespace xs::plan {
@@ -45,6 +46,12 @@ absl::Status collectSymbols(const Function &function, const std::vector<DimExpr>
       appendSymbols(d, symbols, seen);
       if (d.isSymbol())
         bound[d.symbolName()] = kProbeValue;
+    }
+  if (const HostSymbols *hostSymbols = function.hostSymbols())
+    for (const std::string &s : hostSymbols->symbols) {
+      bound[s] = kProbeValue;
+      if (seen.insert(s).second)
+        symbols.push_back(s);
     }
   function.constraints().deriveBindings(bound);
 

@@ -444,6 +444,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
   HostPlan &host = plan_.host;
   host.function = function_.name();
   host.constraints = function_.constraints();
+  host.hostSymbols = function_.sharedHostSymbols();
   for (const auto &param : function_.params()) {
     host.paramTypes.push_back(param->type());
     HostBuffer buffer{param->name(), param->type(), HostBuffer::Kind::Input};

@@ -1,6 +1,7 @@
 #include "transforms/ShapeInference.h"
 
 #include "absl/strings/str_cat.h"
+#include "ir/HostSymbols.h"
 #include "ir/TypeRules.h"
 #include "ir/Verifier.h"
 
@@ -33,6 +34,8 @@ std::string snapshot(const Function &f) {
     absl::StrAppend(&out, r.declaredType.str(), ";");
   for (const Constraint &c : f.constraints().facts())
     absl::StrAppend(&out, c.str(), ";");
+  if (const HostSymbols *hostSymbols = f.hostSymbols())
+    absl::StrAppend(&out, snapshot(*hostSymbols->computation));
   return out;
 }
 
@@ -57,10 +60,9 @@ TensorType canonicalType(const ConstraintStore &store, const TensorType &type) {
   return type.withShape(std::move(shape));
 }
 
-// Rewrites every dim of the function into its canonical form, so that each
-// equality class is spelled by one name.
-void canonicalizeFunction(Function &function) {
-  const ConstraintStore &store = function.constraints();
+// Rewrites every dim of `function` into its canonical form under `store`,
+// so that each equality class is spelled by one name.
+void canonicalizeDims(Function &function, const ConstraintStore &store) {
   for (const auto &p : function.params())
     p->setType(canonicalType(store, p->type()));
   for (const auto &op : function.ops()) {
@@ -81,6 +83,14 @@ void canonicalizeFunction(Function &function) {
     TensorType declared = r.declaredType.known() ? r.declaredType : r.value->type();
     r.declaredType = canonicalType(store, declared);
   }
+}
+
+// The host symbols' computation mirrors the parameters, so it is spelled by
+// the same names.
+void canonicalizeFunction(Function &function) {
+  canonicalizeDims(function, function.constraints());
+  if (HostSymbols *hostSymbols = function.hostSymbols())
+    canonicalizeDims(*hostSymbols->computation, function.constraints());
 }
 
 } // namespace
