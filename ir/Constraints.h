@@ -55,6 +55,8 @@ public:
   /// name represents an equality class. The parser calls this for symbols in
   /// parameter types, left to right.
   void noteSymbol(const std::string &symbol);
+  /// Whether `symbol` was noted or appears in a fact.
+  bool knowsSymbol(const std::string &symbol) const { return firstSeen_.contains(symbol); }
   /// Marks a host symbol (ir/HostSymbols.h). It is known only after the
   /// parameters' symbols are bound, so no fact defines another symbol by it:
   /// N == R0*R1 stays a fact to check rather than making N mean R0*R1.

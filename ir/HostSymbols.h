@@ -23,6 +23,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -53,6 +54,14 @@ using ParamData = std::function<absl::StatusOr<HostTensor>(size_t param)>;
 /// error naming the symbol and its value.
 absl::Status bindHostSymbols(const HostSymbols &hostSymbols, const ParamData &paramData,
                              DimBindings &bindings, const InterpreterOptions &options = {});
+
+/// Adds one host symbol per element of `value`, an integer scalar or vector
+/// of a fixed length that `function` computes from its parameters (their
+/// values and dims): the ops computing it are copied into the computation.
+/// Symbols are named `<prefix>_<k>`. An error says why `value` cannot be
+/// computed first (e.g. it depends on dims that are host symbols).
+absl::StatusOr<std::vector<DimExpr>> addHostSymbols(Function &function, const Value &value,
+                                                    std::string_view prefix);
 
 /// What the op checks cannot see: the computation mirrors `function`'s
 /// parameters, returns one rank-0 integer per symbol, uses only the

@@ -33,7 +33,7 @@ absl::Status verifyFunction(const Function &function, const VerifyOptions &optio
   // inference will collect (an add of f32[N] and f32[M]); then only provable
   // contradictions are errors, found by collecting into a scratch store.
   // Once types are required, dims must be provably equal under the store.
-  ConstraintStore scratch = function.constraints();
+  ConstraintStore scratch = options.constraints ? *options.constraints : function.constraints();
   DimUnifier unifier(scratch, options.requireKnownTypes ? DimUnifier::Mode::Check
                                                         : DimUnifier::Mode::Collect);
   absl::flat_hash_set<const Value *> defined;

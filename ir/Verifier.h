@@ -12,6 +12,9 @@ struct VerifyOptions {
   /// When false, results whose type is still unknown (text that left a type
   /// out, before shape inference) are accepted and skipped.
   bool requireKnownTypes = true;
+  /// The facts dims are compared under; nullptr: the function's own. A host
+  /// symbols' computation is checked under its function's facts.
+  const ConstraintStore *constraints = nullptr;
 };
 
 /// Checks: unique value names, operands defined before use and within the

@@ -3,6 +3,7 @@
 
 #include <random>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/match.h"
@@ -10,12 +11,18 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/Diagnostics.h"
+#include "ir/HostSymbols.h"
 #include "tools/common/Npy.h"
 #include "tools/common/RandomTensor.h"
 
 namespace xs {
 
 namespace {
+
+bool isHostSymbol(const Function &function, const std::string &symbol) {
+  const HostSymbols *hostSymbols = function.hostSymbols();
+  return hostSymbols && absl::c_linear_search(hostSymbols->symbols, symbol);
+}
 
 absl::Status userError(std::string_view msg) {
   return absl::InvalidArgumentError(strCat("error: ", msg));
@@ -150,6 +157,10 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
       return userError(strCat("--dim ", name, " needs a non-negative integer, got '", text, "'"));
     // A symbol unified with another by shape inference is bound through its
     // representative.
+    if (isHostSymbol(function, std::string(name)))
+      return userError(strCat("--dim names '", name, "', which @", function.name(),
+                              " computes from its inputs at each call (a host symbol); give "
+                              "the inputs it reads with --input instead"));
     DimExpr canonical = function.constraints().canonicalize(DimExpr::symbol(name));
     if (!canonical.isSymbol() || !signatureSymbols.contains(canonical.symbolName())) {
       std::vector<std::string> known(signatureSymbols.begin(), signatureSymbols.end());
@@ -164,6 +175,10 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
                               " = ", it->second, " from the input files"));
   }
   function.constraints().deriveBindings(out.dims);
+  // Facts may derive a host symbol (E == 8), but its value is computed at
+  // each call, not given.
+  absl::erase_if(out.dims,
+                 [&](const auto &binding) { return isHostSymbol(function, binding.first); });
 
   std::mt19937_64 rng(request.seed);
   for (size_t i = 0; i < n; ++i) {

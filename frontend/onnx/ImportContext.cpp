@@ -1,6 +1,7 @@
 #include "frontend/onnx/ImportContext.h"
 
 #include "ir/Diagnostics.h"
+#include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
 
 namespace xs {
@@ -59,6 +60,30 @@ bool ImportContext::inputIsDims(int i) const {
     return true;
   const HostTensor *known = knownValue(v->value);
   return known && !known->isFloat() && known->rank() <= 1;
+}
+
+bool ImportContext::inputIsRuntime(int i) const {
+  const OnnxValue *v = onnxInput(i);
+  return v && v->value && !knownValue(v->value);
+}
+
+absl::StatusOr<std::vector<DimExpr>> ImportContext::hostDims(Value *v, std::string_view what) {
+  std::string prefix = strCat(node_.op_type(), nodeIndex_);
+  absl::StatusOr<std::vector<DimExpr>> dims = addHostSymbols(function(), *v, prefix);
+  if (!dims.ok())
+    return unsupported(strCat(what, " is computed at run time, but ", dims.status().message()));
+  return dims;
+}
+
+absl::StatusOr<Value *> ImportContext::elementI64(Value *v, int64_t k) {
+  Value *element = v;
+  if (v->type().rank() == 1) {
+    XS_ASSIGN_OR_RETURN(element, create(OpKind::Slice, {v},
+                                        {{"start", Attribute::dimList({DimExpr(k)})},
+                                         {"limit", Attribute::dimList({DimExpr(k + 1)})}}));
+    XS_ASSIGN_OR_RETURN(element, reshape(element, {}));
+  }
+  return cast(element, ElementType::I64);
 }
 
 absl::StatusOr<Value *> ImportContext::input(int i) {

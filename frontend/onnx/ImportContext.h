@@ -74,6 +74,16 @@ public:
   absl::StatusOr<std::vector<DimExpr>> dimsInput(int i, std::string_view what);
   /// Whether input i is known at import as dims (constant or symbolic).
   bool inputIsDims(int i) const;
+  /// Whether input i is present but known only at run time (it depends on
+  /// a graph input's values, or on dims through arithmetic dims cannot
+  /// hold): a shape operand like that becomes host symbols (hostDims).
+  bool inputIsRuntime(int i) const;
+  /// The elements of `v`, an integer scalar or vector of a fixed length the
+  /// graph computes at run time, as host symbols (ir/HostSymbols.h) named
+  /// after this node; `what` names them in errors ("the shape of Reshape").
+  absl::StatusOr<std::vector<DimExpr>> hostDims(Value *v, std::string_view what);
+  /// Element k of a vector as an i64 scalar (the scalar itself for rank 0).
+  absl::StatusOr<Value *> elementI64(Value *v, int64_t k);
   const OnnxValue *onnxInput(int i) const;
 
   // --- Attributes.

@@ -24,7 +24,8 @@ template <OpKind Kind> absl::Status importUnary(ImportContext &c) {
 
 /// Add, Sub, Mul and Div (by constants) of vectors of dims known at import,
 /// at least one of them symbolic: shape arithmetic stays dims. False when
-/// the inputs are not such.
+/// the inputs are not such, or for a division by a symbolic dim, which is
+/// then computed at run time.
 absl::StatusOr<bool> dimsArithmetic(ImportContext &c, OpKind kind) {
   const OnnxValue *a = c.onnxInput(0), *b = c.onnxInput(1);
   bool symbolic = (a && a->dims && !a->value) || (b && b->dims && !b->value);
@@ -50,7 +51,7 @@ absl::StatusOr<bool> dimsArithmetic(ImportContext &c, OpKind kind) {
     else if (std::optional<int64_t> k = r.constantValue(); k && *k > 0)
       out.push_back(DimExpr::floorDiv(l, *k));
     else
-      return c.unsupported(strCat("division of the dim ", l.str(), " by ", r.str()));
+      return false; // by a symbolic dim: computed at run time (dim_value)
   }
   bool scalar = (!a->value ? a->scalarDims : a->value->type().rank() == 0) &&
                 (!b->value ? b->scalarDims : b->value->type().rank() == 0);

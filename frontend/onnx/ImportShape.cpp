@@ -50,7 +50,13 @@ absl::Status importConstant(ImportContext &c) {
 }
 
 absl::Status importConstantOfShape(ImportContext &c) {
-  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(0, "the shape of ConstantOfShape"));
+  std::vector<DimExpr> shape;
+  if (c.inputIsRuntime(0)) {
+    XS_ASSIGN_OR_RETURN(Value * dims, c.input(0));
+    XS_ASSIGN_OR_RETURN(shape, c.hostDims(dims, "the shape of ConstantOfShape"));
+  } else {
+    XS_ASSIGN_OR_RETURN(shape, c.dimsInput(0, "the shape of ConstantOfShape"));
+  }
   XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of ConstantOfShape"));
   HostTensor value(ElementType::F32, {}); // the default: f32 0
   if (const onnx::AttributeProto *a = c.attr("value")) {
@@ -86,22 +92,63 @@ absl::Status importSize(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Range whose bounds are known only at run time: its length
+/// max(ceil((limit - start) / delta), 0) is a host symbol H and its values
+/// start + delta * iota(H).
+absl::Status importRuntimeRange(ImportContext &c, ElementType type) {
+  std::vector<Value *> bounds;
+  for (int i = 0; i < 3; ++i) {
+    XS_ASSIGN_OR_RETURN(Value * v, c.input(i));
+    if (v->type().numElements() != DimExpr(1))
+      return c.error(strCat("start, limit and delta must be scalars, got ", v->type().str()));
+    XS_ASSIGN_OR_RETURN(v, c.reshape(v, {}));
+    bounds.push_back(v);
+  }
+  std::vector<Value *> wide;
+  for (Value *v : bounds) {
+    XS_ASSIGN_OR_RETURN(Value * w, c.cast(v, ElementType::F64));
+    wide.push_back(w);
+  }
+  XS_ASSIGN_OR_RETURN(Value * span, c.binary(OpKind::Sub, wide[1], wide[0]));
+  XS_ASSIGN_OR_RETURN(Value * steps, c.binary(OpKind::Div, span, wide[2]));
+  XS_ASSIGN_OR_RETURN(steps, c.unary(OpKind::Ceil, steps));
+  XS_ASSIGN_OR_RETURN(Value * none, c.scalarLike(0, steps));
+  XS_ASSIGN_OR_RETURN(steps, c.binary(OpKind::Max, steps, none));
+  XS_ASSIGN_OR_RETURN(Value * count, c.cast(steps, ElementType::I64));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> length, c.hostDims(count, "the length of Range"));
+  XS_ASSIGN_OR_RETURN(Value * index, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
+                                              TensorType(type, length)));
+  XS_ASSIGN_OR_RETURN(Value * scaled, c.binary(OpKind::Mul, index, bounds[2]));
+  XS_ASSIGN_OR_RETURN(Value * y, c.binary(OpKind::Add, scaled, bounds[0]));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 /// Range with constant bounds; a limit that is a symbolic dim is an iota
-/// when start is 0 and delta 1.
+/// when start is 0 and delta 1; other bounds known only at run time make a
+/// host symbol of the length.
 absl::Status importRange(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(TensorType type, c.inputType(0));
-  if (c.inputIsDims(1) && !c.onnxInput(1)->value) {
+  auto symbolic = [&](int i) { return c.inputIsDims(i) && !c.onnxInput(i)->value; };
+  auto known = [&](int i) {
+    const OnnxValue *v = c.onnxInput(i);
+    return v && v->value && c.knownValue(v->value);
+  };
+  if (symbolic(1) && known(0) && known(2)) {
     XS_ASSIGN_OR_RETURN(std::vector<int64_t> start, c.constantInts(0, "the start of Range"));
     XS_ASSIGN_OR_RETURN(std::vector<int64_t> delta, c.constantInts(2, "the delta of Range"));
     XS_ASSIGN_OR_RETURN(std::vector<DimExpr> limit, c.dimsInput(1, "the limit of Range"));
-    if (start.size() != 1 || delta.size() != 1 || limit.size() != 1 || start[0] != 0 ||
-        delta[0] != 1)
-      return c.unsupported("a Range with a symbolic limit must start at 0 with delta 1");
-    XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
-                                            TensorType(type.elementType(), {limit[0]})));
-    c.setOutput(0, y);
-    return absl::OkStatus();
+    if (start.size() == 1 && delta.size() == 1 && limit.size() == 1 && start[0] == 0 &&
+        delta[0] == 1) {
+      XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
+                                              TensorType(type.elementType(), {limit[0]})));
+      c.setOutput(0, y);
+      return absl::OkStatus();
+    }
   }
+  for (int i = 0; i < 3; ++i)
+    if (symbolic(i) || c.inputIsRuntime(i))
+      return importRuntimeRange(c, type.elementType());
   XS_ASSIGN_OR_RETURN(HostTensor start, c.constantInput(0, "the start of Range"));
   XS_ASSIGN_OR_RETURN(HostTensor limit, c.constantInput(1, "the limit of Range"));
   XS_ASSIGN_OR_RETURN(HostTensor delta, c.constantInput(2, "the delta of Range"));
@@ -234,7 +281,102 @@ absl::StatusOr<std::vector<DimExpr>> reshapeTarget(ImportContext &c, const Tenso
   return target;
 }
 
+/// Shapes computed at run time have at most this many entries (each is a
+/// host symbol with its own ops).
+constexpr int64_t kMaxRuntimeRank = 32;
+
+/// The length of a shape operand known only at run time; its values may
+/// be, but how many there are fixes the result's rank.
+absl::StatusOr<int64_t> runtimeShapeLength(ImportContext &c, Value *shape, std::string_view what) {
+  std::optional<std::vector<int64_t>> length = shape->type().staticShape();
+  if (shape->type().rank() != 1 || !length)
+    return c.unsupported(strCat(what, " is computed at run time and has type ", shape->type().str(),
+                                "; it must be a vector whose length is known when the model is "
+                                "compiled (the length is the result's rank)"));
+  if ((*length)[0] > kMaxRuntimeRank)
+    return c.unsupported(strCat(what, " is computed at run time and has ", (*length)[0],
+                                " entries; results of rank above ", kMaxRuntimeRank,
+                                " are not supported"));
+  return (*length)[0];
+}
+
+/// Entries of a vector known only at run time, as i64 scalars.
+absl::StatusOr<std::vector<Value *>> runtimeEntries(ImportContext &c, Value *shape,
+                                                    int64_t length) {
+  std::vector<Value *> entries;
+  for (int64_t k = 0; k < length; ++k) {
+    XS_ASSIGN_OR_RETURN(Value * e, c.elementI64(shape, k));
+    entries.push_back(e);
+  }
+  return entries;
+}
+
+/// Host symbols holding the values of i64 scalars `entries`.
+absl::StatusOr<std::vector<DimExpr>>
+entriesAsHostDims(ImportContext &c, const std::vector<Value *> &entries, std::string_view what) {
+  if (entries.empty())
+    return std::vector<DimExpr>{};
+  std::vector<Value *> vectors;
+  for (Value *e : entries) {
+    XS_ASSIGN_OR_RETURN(Value * v, c.reshape(e, {DimExpr(1)}));
+    vectors.push_back(v);
+  }
+  XS_ASSIGN_OR_RETURN(Value * all,
+                      c.create(OpKind::Concat, vectors, {{"dim", Attribute::integer(0)}}));
+  return c.hostDims(all, what);
+}
+
+/// Reshape's target shape when it is known only at run time: ONNX's 0
+/// (the input's dim) and -1 (what the other entries leave of the element
+/// count) are resolved by ops, the entries become host symbols, and the
+/// element count a fact checked at each call.
+absl::StatusOr<std::vector<DimExpr>> runtimeReshapeTarget(ImportContext &c, const TensorType &input,
+                                                          Value *shape, bool allowZero) {
+  XS_ASSIGN_OR_RETURN(int64_t length, runtimeShapeLength(c, shape, "the shape of Reshape"));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, runtimeEntries(c, shape, length));
+  XS_ASSIGN_OR_RETURN(Value * zero, c.dimScalar(DimExpr(0), ElementType::I64));
+  XS_ASSIGN_OR_RETURN(Value * one, c.dimScalar(DimExpr(1), ElementType::I64));
+  XS_ASSIGN_OR_RETURN(Value * minusOne, c.scalarLike(-1, one));
+  for (int64_t k = 0; k < length && !allowZero && k < input.rank(); ++k) {
+    XS_ASSIGN_OR_RETURN(Value * isZero, c.compare("eq", entries[k], zero));
+    XS_ASSIGN_OR_RETURN(Value * dim, c.dimScalar(input.dim(k), ElementType::I64));
+    XS_ASSIGN_OR_RETURN(entries[k], c.select(isZero, dim, entries[k]));
+  }
+  // At most one entry is -1 (more break the element-count fact). The
+  // divisor is at least 1 so that a shape without -1 never divides by 0.
+  Value *known = one;
+  std::vector<Value *> isHole;
+  for (Value *e : entries) {
+    XS_ASSIGN_OR_RETURN(Value * hole, c.compare("eq", e, minusOne));
+    XS_ASSIGN_OR_RETURN(Value * factor, c.select(hole, one, e));
+    XS_ASSIGN_OR_RETURN(known, c.binary(OpKind::Mul, known, factor));
+    isHole.push_back(hole);
+  }
+  XS_ASSIGN_OR_RETURN(Value * divisor, c.binary(OpKind::Max, known, one));
+  XS_ASSIGN_OR_RETURN(Value * total, c.dimScalar(input.numElements(), ElementType::I64));
+  XS_ASSIGN_OR_RETURN(Value * rest, c.binary(OpKind::Div, total, divisor));
+  for (size_t k = 0; k < entries.size(); ++k) {
+    XS_ASSIGN_OR_RETURN(entries[k], c.select(isHole[k], rest, entries[k]));
+  }
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
+                      entriesAsHostDims(c, entries, "the shape of Reshape"));
+  if (absl::Status s = c.function().constraints().addEqual(input.numElements(), dimProduct(target));
+      !s.ok())
+    return c.error(
+        strCat("the shape computed at run time cannot hold the input's elements: ", s.message()));
+  return target;
+}
+
 absl::Status importReshape(ImportContext &c) {
+  if (c.inputIsRuntime(1)) {
+    XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+    XS_ASSIGN_OR_RETURN(Value * shape, c.input(1));
+    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
+                        runtimeReshapeTarget(c, x->type(), shape, c.intAttr("allowzero", 0) != 0));
+    XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, target));
+    c.setOutput(0, y);
+    return absl::OkStatus();
+  }
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target, c.dimsInput(1, "the shape of Reshape"));
   const OnnxValue *in = c.onnxInput(0);
   if (in && in->dims && !in->value) {
@@ -342,7 +484,51 @@ absl::Status importUnsqueeze(ImportContext &c) {
 
 /// Expand broadcasts both ways: the result has the broadcast of the input's
 /// shape and the given one.
+/// Expand to a shape known only at run time. Where the input's dim is not
+/// 1 the result keeps it, and the shape's entry must be 1 or equal to it:
+/// the entry (1 read as the input's dim) becomes a host symbol recorded
+/// equal to the input's dim, a fact checked at each call.
+absl::Status importRuntimeExpand(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(Value * shape, c.input(1));
+  XS_ASSIGN_OR_RETURN(int64_t length, runtimeShapeLength(c, shape, "the shape of Expand"));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, runtimeEntries(c, shape, length));
+  const int64_t rank = std::max(x->type().rank(), length);
+  const int64_t inputOffset = rank - x->type().rank(), shapeOffset = rank - length;
+  XS_ASSIGN_OR_RETURN(Value * one, c.dimScalar(DimExpr(1), ElementType::I64));
+  std::vector<bool> keepsInputDim(static_cast<size_t>(length), false);
+  for (int64_t k = 0; k < length; ++k) {
+    int64_t d = shapeOffset + k - inputOffset;
+    if (d < 0 || x->type().dim(d) == DimExpr(1))
+      continue;
+    keepsInputDim[static_cast<size_t>(k)] = true;
+    XS_ASSIGN_OR_RETURN(Value * isOne, c.compare("eq", entries[k], one));
+    XS_ASSIGN_OR_RETURN(Value * dim, c.dimScalar(x->type().dim(d), ElementType::I64));
+    XS_ASSIGN_OR_RETURN(entries[k], c.select(isOne, dim, entries[k]));
+  }
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> dims,
+                      entriesAsHostDims(c, entries, "the shape of Expand"));
+  std::vector<DimExpr> target;
+  for (int64_t p = 0; p < rank; ++p) {
+    int64_t k = p - shapeOffset, d = p - inputOffset;
+    if (k < 0) {
+      target.push_back(x->type().dim(d));
+    } else if (keepsInputDim[static_cast<size_t>(k)]) {
+      if (absl::Status s = c.function().constraints().addEqual(dims[k], x->type().dim(d)); !s.ok())
+        return c.error(std::string(s.message()));
+      target.push_back(x->type().dim(d));
+    } else {
+      target.push_back(dims[k]);
+    }
+  }
+  XS_ASSIGN_OR_RETURN(Value * y, c.broadcastTo(x, target));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 absl::Status importExpand(ImportContext &c) {
+  if (c.inputIsRuntime(1))
+    return importRuntimeExpand(c);
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.dimsInput(1, "the shape of Expand"));
   XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of Expand"));
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));

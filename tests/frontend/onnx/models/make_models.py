@@ -140,6 +140,65 @@ def main():
         helper.make_tensor("ratio", TensorProto.FLOAT, [], [0.5]),
         helper.make_tensor("mode", TensorProto.BOOL, [], [True])]), "training_dropout.onnx")
 
+    # Shapes known only at run time become host symbols: a Reshape to a
+    # shape input (with 0 and -1), a ConstantOfShape of [B, S / B] (a dim
+    # divided by a dim), a Range to floor(1.5 * S) (a dim through floats) and
+    # an Expand to a shape input.
+    runtime = [
+        helper.make_node("Reshape", ["x", "shape"], ["reshaped"], name="reshape"),
+        helper.make_node("Shape", ["x"], ["dims"], name="dims"),
+        helper.make_node("Gather", ["dims", "zero_s"], ["b"], name="b", axis=0),
+        helper.make_node("Gather", ["dims", "one_s"], ["s"], name="s", axis=0),
+        helper.make_node("Div", ["s", "b"], ["s_over_b"], name="s_over_b"),
+        helper.make_node("Unsqueeze", ["b", "axes0"], ["b1"], name="b1"),
+        helper.make_node("Unsqueeze", ["s_over_b", "axes0"], ["q1"], name="q1"),
+        helper.make_node("Concat", ["b1", "q1"], ["fill_shape"], name="fill_shape", axis=0),
+        helper.make_node("ConstantOfShape", ["fill_shape"], ["filled"], name="fill",
+                         value=helper.make_tensor("two", TensorProto.FLOAT, [1], [2.0])),
+        helper.make_node("Cast", ["s"], ["s_float"], name="s_float", to=TensorProto.FLOAT),
+        helper.make_node("Mul", ["s_float", "one_and_half"], ["scaled"], name="scaled"),
+        helper.make_node("Floor", ["scaled"], ["floored"], name="floored"),
+        helper.make_node("Cast", ["floored"], ["limit"], name="limit", to=TensorProto.INT64),
+        helper.make_node("Range", ["one_s", "limit", "two_s"], ["range"], name="range"),
+        helper.make_node("Expand", ["bias", "rows"], ["expanded"], name="expand"),
+    ]
+    inits = [
+        helper.make_tensor("zero_s", i64, [], [0]),
+        helper.make_tensor("one_s", i64, [], [1]),
+        helper.make_tensor("two_s", i64, [], [2]),
+        helper.make_tensor("axes0", i64, [1], [0]),
+        helper.make_tensor("one_and_half", TensorProto.FLOAT, [], [1.5]),
+        helper.make_tensor("bias", TensorProto.FLOAT, [8], [float(k) for k in range(8)]),
+    ]
+    unknown = lambda name, elem=TensorProto.FLOAT, rank=2: helper.make_tensor_value_info(
+        name, elem, [None] * rank)
+    save(helper.make_graph(runtime, "runtime_shapes",
+                           [tensor("x", shape=("B", "S", 8)),
+                            helper.make_tensor_value_info("shape", i64, [3]),
+                            helper.make_tensor_value_info("rows", i64, [2])],
+                           [unknown("reshaped", rank=3), unknown("filled"),
+                            unknown("range", i64, 1), unknown("expanded")], inits),
+         "runtime_shapes.onnx")
+
+    # A shape input whose length is not known fixes no rank.
+    save(helper.make_graph(reshape, "reshape",
+                           [tensor("x"), helper.make_tensor_value_info("shape", i64, ["K"])],
+                           [tensor("y", shape=(None, None))]), "data_shape_length.onnx")
+
+    # A size computed from a size that is itself computed at run time.
+    chained = [
+        helper.make_node("Reshape", ["x", "shape"], ["y"], name="reshape"),
+        helper.make_node("Shape", ["y"], ["dims"], name="dims"),
+        helper.make_node("Cast", ["dims"], ["dims_float"], name="dims_float",
+                         to=TensorProto.FLOAT),
+        helper.make_node("Cast", ["dims_float"], ["dims_again"], name="dims_again",
+                         to=TensorProto.INT64),
+        helper.make_node("ConstantOfShape", ["dims_again"], ["z"], name="fill"),
+    ]
+    save(helper.make_graph(chained, "chained",
+                           [tensor("x"), helper.make_tensor_value_info("shape", i64, [2])],
+                           [tensor("z", shape=(None, None))]), "chained_runtime_shape.onnx")
+
 
 if __name__ == "__main__":
     main()
