@@ -13,6 +13,11 @@ namespace {
 /// to the constant-fold pass and the kernels.
 constexpr int64_t kMaxFoldedElements = int64_t(1) << 16;
 
+/// Shape operands computed at run time have at most this many entries
+/// (each becomes a host symbol with its own ops; the length is a rank, and
+/// the element count of a type stays within what the text format expands).
+constexpr int64_t kMaxRuntimeEntries = 16;
+
 /// A rule's message without its `file: error: ` prefix.
 std::string stripLocation(absl::string_view message) {
   size_t at = message.find(": error: ");
@@ -73,6 +78,38 @@ absl::StatusOr<std::vector<DimExpr>> ImportContext::hostDims(Value *v, std::stri
   if (!dims.ok())
     return unsupported(strCat(what, " is computed at run time, but ", dims.status().message()));
   return dims;
+}
+
+absl::StatusOr<std::vector<DimExpr>> ImportContext::hostDims(const std::vector<Value *> &entries,
+                                                             std::string_view what) {
+  if (entries.empty())
+    return std::vector<DimExpr>{};
+  std::vector<Value *> vectors;
+  for (Value *e : entries) {
+    XS_ASSIGN_OR_RETURN(Value * v, reshape(e, {DimExpr(1)}));
+    vectors.push_back(v);
+  }
+  XS_ASSIGN_OR_RETURN(Value * all,
+                      create(OpKind::Concat, vectors, {{"dim", Attribute::integer(0)}}));
+  return hostDims(all, what);
+}
+
+absl::StatusOr<std::vector<Value *>> ImportContext::runtimeEntries(Value *v,
+                                                                   std::string_view what) {
+  std::optional<std::vector<int64_t>> length = v->type().staticShape();
+  if (v->type().rank() != 1 || !length)
+    return unsupported(strCat(what, " is computed at run time and has type ", v->type().str(),
+                              "; it must be a vector whose length is known when the model is "
+                              "compiled (the length is a rank)"));
+  if ((*length)[0] > kMaxRuntimeEntries)
+    return unsupported(strCat(what, " is computed at run time and has ", (*length)[0],
+                              " entries; more than ", kMaxRuntimeEntries, " are not supported"));
+  std::vector<Value *> entries;
+  for (int64_t k = 0; k < (*length)[0]; ++k) {
+    XS_ASSIGN_OR_RETURN(Value * e, elementI64(v, k));
+    entries.push_back(e);
+  }
+  return entries;
 }
 
 absl::StatusOr<Value *> ImportContext::elementI64(Value *v, int64_t k) {

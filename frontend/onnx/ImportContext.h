@@ -82,6 +82,12 @@ public:
   /// graph computes at run time, as host symbols (ir/HostSymbols.h) named
   /// after this node; `what` names them in errors ("the shape of Reshape").
   absl::StatusOr<std::vector<DimExpr>> hostDims(Value *v, std::string_view what);
+  /// Host symbols holding the values of i64 scalars `entries`.
+  absl::StatusOr<std::vector<DimExpr>> hostDims(const std::vector<Value *> &entries,
+                                                std::string_view what);
+  /// The entries of `v`, a vector known only at run time whose length must
+  /// be known (it fixes a rank), as i64 scalars; `what` as above.
+  absl::StatusOr<std::vector<Value *>> runtimeEntries(Value *v, std::string_view what);
   /// Element k of a vector as an i64 scalar (the scalar itself for rank 0).
   absl::StatusOr<Value *> elementI64(Value *v, int64_t k);
   const OnnxValue *onnxInput(int i) const;

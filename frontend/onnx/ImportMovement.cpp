@@ -149,7 +149,82 @@ absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, i
   return s;
 }
 
+/// Slice with starts or ends known only at run time (positive steps): each
+/// bound is clamped as numpy does (negative counts from the end, then into
+/// [0, dim], the end at least the start); the start and the length become
+/// host symbols.
+absl::Status importRuntimeSlice(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(Value * startsValue, c.input(1));
+  XS_ASSIGN_OR_RETURN(Value * endsValue, c.input(2));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> starts,
+                      c.runtimeEntries(startsValue, "the starts of Slice"));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> ends, c.runtimeEntries(endsValue, "the ends of Slice"));
+  if (starts.size() != ends.size())
+    return c.error("starts and ends differ in length");
+  std::vector<int64_t> axes, steps;
+  if (c.hasInput(3)) {
+    XS_ASSIGN_OR_RETURN(axes, c.constantInts(3, "the axes of Slice"));
+  } else {
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(static_cast<int64_t>(i));
+  }
+  if (c.hasInput(4)) {
+    XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
+  } else {
+    steps.assign(starts.size(), 1);
+  }
+  if (axes.size() != starts.size() || steps.size() != starts.size())
+    return c.error("starts, ends, axes and steps differ in length");
+
+  const int64_t rank = x->type().rank();
+  XS_ASSIGN_OR_RETURN(Value * zero, c.dimScalar(DimExpr(0), ElementType::I64));
+  std::vector<Value *> bounds;
+  std::vector<int64_t> sliceAxes;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(axes[i], rank, "axis"));
+    if (steps[i] == 0)
+      return c.error("a step of 0");
+    if (steps[i] < 0)
+      return c.unsupported("a slice whose bounds are computed at run time needs positive steps");
+    XS_ASSIGN_OR_RETURN(Value * dim, c.dimScalar(x->type().dim(axis), ElementType::I64));
+    auto clamp = [&](Value *bound) -> absl::StatusOr<Value *> {
+      XS_ASSIGN_OR_RETURN(Value * negative, c.compare("lt", bound, zero));
+      XS_ASSIGN_OR_RETURN(Value * fromEnd, c.binary(OpKind::Add, bound, dim));
+      XS_ASSIGN_OR_RETURN(bound, c.select(negative, fromEnd, bound));
+      XS_ASSIGN_OR_RETURN(bound, c.binary(OpKind::Max, bound, zero));
+      return c.binary(OpKind::Min, bound, dim);
+    };
+    XS_ASSIGN_OR_RETURN(Value * start, clamp(starts[i]));
+    XS_ASSIGN_OR_RETURN(Value * end, clamp(ends[i]));
+    XS_ASSIGN_OR_RETURN(end, c.binary(OpKind::Max, end, start));
+    // The start and the length, so that the result's dim is one symbol.
+    XS_ASSIGN_OR_RETURN(Value * length, c.binary(OpKind::Sub, end, start));
+    bounds.push_back(start);
+    bounds.push_back(length);
+    sliceAxes.push_back(axis);
+  }
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> dims, c.hostDims(bounds, "the bounds of Slice"));
+  std::vector<DimExpr> begin(static_cast<size_t>(rank), DimExpr(0));
+  std::vector<DimExpr> limit = x->type().shape();
+  std::vector<int64_t> stride(static_cast<size_t>(rank), 1);
+  for (size_t i = 0; i < sliceAxes.size(); ++i) {
+    size_t axis = static_cast<size_t>(sliceAxes[i]);
+    begin[axis] = dims[2 * i];
+    limit[axis] = dims[2 * i] + dims[2 * i + 1];
+    stride[axis] = steps[i];
+  }
+  XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Slice, {x},
+                                          {{"start", Attribute::dimList(begin)},
+                                           {"limit", Attribute::dimList(limit)},
+                                           {"step", Attribute::intList(stride)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 absl::Status importSlice(ImportContext &c) {
+  if (c.opset() >= 10 && (c.inputIsRuntime(1) || c.inputIsRuntime(2)))
+    return importRuntimeSlice(c);
   // Bounds may be computed from shapes: symbolic starts and ends are taken
   // as they are (within the dim); numbers are clamped as numpy does.
   std::vector<DimExpr> startDims, endDims;
@@ -325,20 +400,28 @@ absl::Status importPad(ImportContext &c) {
 /// reshape to [.., r*d, ..].
 absl::Status importTile(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-  XS_ASSIGN_OR_RETURN(std::vector<int64_t> repeats, c.constantInts(1, "the repeats of Tile"));
+  // Repeats may be dims known at import or, known only at run time, host
+  // symbols.
+  std::vector<DimExpr> repeats;
+  if (c.inputIsRuntime(1)) {
+    XS_ASSIGN_OR_RETURN(Value * given, c.input(1));
+    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries,
+                        c.runtimeEntries(given, "the repeats of Tile"));
+    XS_ASSIGN_OR_RETURN(repeats, c.hostDims(entries, "the repeats of Tile"));
+  } else {
+    XS_ASSIGN_OR_RETURN(repeats, c.dimsInput(1, "the repeats of Tile"));
+  }
   int64_t rank = x->type().rank();
   if (static_cast<int64_t>(repeats.size()) != rank)
     return c.error(strCat(repeats.size(), " repeats for rank ", rank));
-  for (int64_t r : repeats)
-    if (r < 0)
-      return c.error(strCat("a negative repeat (", r, ")"));
+  XS_RETURN_IF_ERROR(c.checkShape(repeats, "the repeats of Tile"));
   std::vector<DimExpr> wide, tiled;
   std::vector<int64_t> dims;
   for (int64_t d = 0; d < rank; ++d) {
-    wide.push_back(DimExpr(repeats[static_cast<size_t>(d)]));
+    wide.push_back(repeats[static_cast<size_t>(d)]);
     dims.push_back(static_cast<int64_t>(wide.size()));
     wide.push_back(x->type().dim(d));
-    tiled.push_back(DimExpr(repeats[static_cast<size_t>(d)]) * x->type().dim(d));
+    tiled.push_back(repeats[static_cast<size_t>(d)] * x->type().dim(d));
   }
   XS_ASSIGN_OR_RETURN(Value * b,
                       c.create(OpKind::Broadcast, {x}, {{"dims", Attribute::intList(dims)}},

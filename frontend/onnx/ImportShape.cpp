@@ -53,7 +53,9 @@ absl::Status importConstantOfShape(ImportContext &c) {
   std::vector<DimExpr> shape;
   if (c.inputIsRuntime(0)) {
     XS_ASSIGN_OR_RETURN(Value * dims, c.input(0));
-    XS_ASSIGN_OR_RETURN(shape, c.hostDims(dims, "the shape of ConstantOfShape"));
+    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries,
+                        c.runtimeEntries(dims, "the shape of ConstantOfShape"));
+    XS_ASSIGN_OR_RETURN(shape, c.hostDims(entries, "the shape of ConstantOfShape"));
   } else {
     XS_ASSIGN_OR_RETURN(shape, c.dimsInput(0, "the shape of ConstantOfShape"));
   }
@@ -281,59 +283,15 @@ absl::StatusOr<std::vector<DimExpr>> reshapeTarget(ImportContext &c, const Tenso
   return target;
 }
 
-/// Shapes computed at run time have at most this many entries (each is a
-/// host symbol with its own ops).
-constexpr int64_t kMaxRuntimeRank = 32;
-
-/// The length of a shape operand known only at run time; its values may
-/// be, but how many there are fixes the result's rank.
-absl::StatusOr<int64_t> runtimeShapeLength(ImportContext &c, Value *shape, std::string_view what) {
-  std::optional<std::vector<int64_t>> length = shape->type().staticShape();
-  if (shape->type().rank() != 1 || !length)
-    return c.unsupported(strCat(what, " is computed at run time and has type ", shape->type().str(),
-                                "; it must be a vector whose length is known when the model is "
-                                "compiled (the length is the result's rank)"));
-  if ((*length)[0] > kMaxRuntimeRank)
-    return c.unsupported(strCat(what, " is computed at run time and has ", (*length)[0],
-                                " entries; results of rank above ", kMaxRuntimeRank,
-                                " are not supported"));
-  return (*length)[0];
-}
-
-/// Entries of a vector known only at run time, as i64 scalars.
-absl::StatusOr<std::vector<Value *>> runtimeEntries(ImportContext &c, Value *shape,
-                                                    int64_t length) {
-  std::vector<Value *> entries;
-  for (int64_t k = 0; k < length; ++k) {
-    XS_ASSIGN_OR_RETURN(Value * e, c.elementI64(shape, k));
-    entries.push_back(e);
-  }
-  return entries;
-}
-
-/// Host symbols holding the values of i64 scalars `entries`.
-absl::StatusOr<std::vector<DimExpr>>
-entriesAsHostDims(ImportContext &c, const std::vector<Value *> &entries, std::string_view what) {
-  if (entries.empty())
-    return std::vector<DimExpr>{};
-  std::vector<Value *> vectors;
-  for (Value *e : entries) {
-    XS_ASSIGN_OR_RETURN(Value * v, c.reshape(e, {DimExpr(1)}));
-    vectors.push_back(v);
-  }
-  XS_ASSIGN_OR_RETURN(Value * all,
-                      c.create(OpKind::Concat, vectors, {{"dim", Attribute::integer(0)}}));
-  return c.hostDims(all, what);
-}
-
 /// Reshape's target shape when it is known only at run time: ONNX's 0
 /// (the input's dim) and -1 (what the other entries leave of the element
 /// count) are resolved by ops, the entries become host symbols, and the
 /// element count a fact checked at each call.
 absl::StatusOr<std::vector<DimExpr>> runtimeReshapeTarget(ImportContext &c, const TensorType &input,
                                                           Value *shape, bool allowZero) {
-  XS_ASSIGN_OR_RETURN(int64_t length, runtimeShapeLength(c, shape, "the shape of Reshape"));
-  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, runtimeEntries(c, shape, length));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries,
+                      c.runtimeEntries(shape, "the shape of Reshape"));
+  const int64_t length = static_cast<int64_t>(entries.size());
   XS_ASSIGN_OR_RETURN(Value * zero, c.dimScalar(DimExpr(0), ElementType::I64));
   XS_ASSIGN_OR_RETURN(Value * one, c.dimScalar(DimExpr(1), ElementType::I64));
   XS_ASSIGN_OR_RETURN(Value * minusOne, c.scalarLike(-1, one));
@@ -358,8 +316,7 @@ absl::StatusOr<std::vector<DimExpr>> runtimeReshapeTarget(ImportContext &c, cons
   for (size_t k = 0; k < entries.size(); ++k) {
     XS_ASSIGN_OR_RETURN(entries[k], c.select(isHole[k], rest, entries[k]));
   }
-  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
-                      entriesAsHostDims(c, entries, "the shape of Reshape"));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target, c.hostDims(entries, "the shape of Reshape"));
   if (absl::Status s = c.function().constraints().addEqual(input.numElements(), dimProduct(target));
       !s.ok())
     return c.error(
@@ -491,8 +448,8 @@ absl::Status importUnsqueeze(ImportContext &c) {
 absl::Status importRuntimeExpand(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * shape, c.input(1));
-  XS_ASSIGN_OR_RETURN(int64_t length, runtimeShapeLength(c, shape, "the shape of Expand"));
-  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, runtimeEntries(c, shape, length));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, c.runtimeEntries(shape, "the shape of Expand"));
+  const int64_t length = static_cast<int64_t>(entries.size());
   const int64_t rank = std::max(x->type().rank(), length);
   const int64_t inputOffset = rank - x->type().rank(), shapeOffset = rank - length;
   XS_ASSIGN_OR_RETURN(Value * one, c.dimScalar(DimExpr(1), ElementType::I64));
@@ -506,8 +463,7 @@ absl::Status importRuntimeExpand(ImportContext &c) {
     XS_ASSIGN_OR_RETURN(Value * dim, c.dimScalar(x->type().dim(d), ElementType::I64));
     XS_ASSIGN_OR_RETURN(entries[k], c.select(isOne, dim, entries[k]));
   }
-  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> dims,
-                      entriesAsHostDims(c, entries, "the shape of Expand"));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> dims, c.hostDims(entries, "the shape of Expand"));
   std::vector<DimExpr> target;
   for (int64_t p = 0; p < rank; ++p) {
     int64_t k = p - shapeOffset, d = p - inputOffset;

@@ -180,6 +180,28 @@ def main():
                             unknown("range", i64, 1), unknown("expanded")], inits),
          "runtime_shapes.onnx")
 
+    # Slice bounds and Tile repeats known only at run time; Tile repeats
+    # computed from a shape.
+    bounds = [
+        helper.make_node("Slice", ["x", "starts", "ends", "axes01"], ["sliced"], name="slice"),
+        helper.make_node("Tile", ["x", "repeats"], ["tiled"], name="tile"),
+        helper.make_node("Shape", ["x"], ["dims"], name="dims"),
+        helper.make_node("Slice", ["dims", "zero1", "one1"], ["n"], name="n"),
+        helper.make_node("Concat", ["n", "one1"], ["by_n"], name="by_n", axis=0),
+        helper.make_node("Tile", ["x", "by_n"], ["tiled_by_n"], name="tile_by_n"),
+    ]
+    inits = [
+        helper.make_tensor("axes01", i64, [2], [0, 1]),
+        helper.make_tensor("zero1", i64, [1], [0]),
+        helper.make_tensor("one1", i64, [1], [1]),
+    ]
+    vector = lambda name: helper.make_tensor_value_info(name, i64, [2])
+    save(helper.make_graph(bounds, "runtime_bounds",
+                           [tensor("x", shape=("N", 8)), vector("starts"), vector("ends"),
+                            vector("repeats")],
+                           [unknown("sliced"), unknown("tiled"), unknown("tiled_by_n")], inits),
+         "runtime_bounds.onnx")
+
     # A shape input whose length is not known fixes no rank.
     save(helper.make_graph(reshape, "reshape",
                            [tensor("x"), helper.make_tensor_value_info("shape", i64, ["K"])],
