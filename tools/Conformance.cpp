@@ -98,7 +98,8 @@ CaseResult runDataSet(const fs::path &model, const fs::path &dataSet,
     if (!t.ok())
       return fromStatus(t.status());
     if (i < summary.inputs.size()) {
-      importOptions.shapeInputValues[summary.inputs[i]] = *t;
+      if (options.freezeShapeInputs)
+        importOptions.shapeInputValues[summary.inputs[i]] = *t;
       // Where the data's shape disagrees with the declared one, the data
       // wins (ONNX 1.12's castlike bf16 cases declare [3, 4] and hold [1]).
       if (i < summary.inputShapes.size() && summary.inputShapes[i] &&

@@ -22,6 +22,11 @@ struct ConformanceOptions {
   CompileOptions compile;
   /// Only cases whose name contains this.
   std::string filter;
+  /// true: graph inputs that feed shape operands (Reshape's shape, Slice's
+  /// starts) become constants holding the case's values, so shapes are
+  /// known when compiling; false: they stay inputs, and what they shape is
+  /// computed at each call (host symbols, ir/HostSymbols.h).
+  bool freezeShapeInputs = true;
 };
 
 struct ConformanceSummary {

@@ -49,6 +49,10 @@ const std::vector<FlagSpec> kFlags = {
      "run every ONNX test case under DIR (model.onnx and test_data_set_*), one line per case "
      "and a summary; exit 0 when no case in scope (DIR/../IN_SCOPE.txt, EXCLUDED.txt) fails"},
     {"filter", true, false, "TEXT", "--conformance runs only the cases whose name contains TEXT"},
+    {"runtime-shapes", false, false, "",
+     "--conformance keeps inputs that feed shape operands (Reshape's shape, Slice's starts) as "
+     "inputs, so the shapes they give are computed at each call (host symbols), instead of "
+     "compiling the case's values in"},
     {"check", false, false, "",
      "compare every result with the reference interpreter on the untransformed graph"},
     {"bench", false, false, "", "time the run: median over --iters runs after one warm-up"},
@@ -80,7 +84,8 @@ const std::vector<FlagSpec> kFlags = {
 
 void printUsage(std::ostream &os) {
   os << "usage: xstitch-run FILE [options]\n"
-        "       xstitch-run --conformance DIR [--device=cpu|ref] [--filter=TEXT]\n"
+        "       xstitch-run --conformance DIR [--device=cpu|ref] [--filter=TEXT] "
+        "[--runtime-shapes]\n"
         "Runs a function of FILE (xstitch text IR, or an ONNX model: FILE.onnx) and prints its\n"
         "results.\n"
         "Exit codes: 0 ok, 1 a comparison failed, 2 a user error, 3 an internal error.\n\n"
@@ -375,6 +380,7 @@ int run(int argc, char **argv) {
       return report(compile.status());
     options.compile = *compile;
     options.filter = args->get("filter");
+    options.freezeShapeInputs = !args->has("runtime-shapes");
     absl::StatusOr<ConformanceSummary> summary = runConformance(options, std::cout);
     if (!summary.ok())
       return report(summary.status());

@@ -77,10 +77,20 @@ absl::Status importSplit(ImportContext &c) {
   if (c.opset() < 13 && c.hasAttr("split")) {
     for (int64_t s : c.intsAttr("split"))
       sizes.push_back(DimExpr(s));
+  } else if (c.opset() >= 13 && c.hasInput(1) && c.inputIsRuntime(1)) {
+    // Sizes known only at run time are host symbols that must add up to
+    // the dim, a fact checked at each call.
+    XS_ASSIGN_OR_RETURN(Value * given, c.input(1));
+    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, c.runtimeEntries(given, "the split sizes"));
+    XS_ASSIGN_OR_RETURN(sizes, c.hostDims(entries, "the split sizes"));
+    DimExpr sum(0);
+    for (const DimExpr &size : sizes)
+      sum = sum + size;
+    if (absl::Status s = c.function().constraints().addEqual(total, sum); !s.ok())
+      return c.error(strCat("the split sizes computed at run time cannot add up to dim ", axis,
+                            ": ", s.message()));
   } else if (c.opset() >= 13 && c.hasInput(1)) {
-    XS_ASSIGN_OR_RETURN(std::vector<int64_t> split, c.constantInts(1, "the split sizes"));
-    for (int64_t s : split)
-      sizes.push_back(DimExpr(s));
+    XS_ASSIGN_OR_RETURN(sizes, c.dimsInput(1, "the split sizes"));
   } else {
     int64_t n = c.numOutputs();
     if (std::optional<int64_t> t = total.constantValue()) {
