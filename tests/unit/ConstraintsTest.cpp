@@ -31,6 +31,26 @@ TEST(ConstraintsTest, FirstNotedSymbolRepresentsItsClass) {
   EXPECT_EQ(factsText(store), "N == M");
 }
 
+// Host symbols are bound after the parameters' symbols, so a fact never
+// defines a parameter's symbol by them: N == R0*R1 stays a fact (without the
+// rule N would mean R0*R1), and N == H + 1 defines H, not N, even when H was
+// noted first.
+TEST(ConstraintsTest, HostSymbolsNeverDefineOtherSymbols) {
+  ConstraintStore store;
+  store.noteHostSymbol("H");
+  store.noteSymbol("N");
+  store.noteHostSymbol("R0");
+  store.noteHostSymbol("R1");
+  ASSERT_TRUE(store.addEqual(sym("N"), sym("R0") * sym("R1")).ok());
+  EXPECT_EQ(store.canonicalize(sym("N")), sym("N"));
+  EXPECT_EQ(factsText(store), "N == R0*R1");
+  ASSERT_TRUE(store.addEqual(sym("N"), sym("H") + 1).ok());
+  EXPECT_EQ(store.canonicalize(sym("H")), sym("N") - 1);
+  EXPECT_EQ(store.canonicalize(sym("N")), sym("N"));
+  EXPECT_FALSE(store.check({{"N", 6}, {"R0", 2}, {"R1", 4}, {"H", 5}}).ok());
+  EXPECT_TRUE(store.check({{"N", 6}, {"R0", 2}, {"R1", 3}, {"H", 5}}).ok());
+}
+
 TEST(ConstraintsTest, UnionIsTransitive) {
   ConstraintStore store;
   for (const char *s : {"A", "B", "C", "D"})

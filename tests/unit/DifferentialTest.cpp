@@ -127,6 +127,25 @@ std::vector<OpCase> allCases() {
   c.push_back({"dim_value_vector", "func @f(%s: f32[N, M], %x: i64[3]) -> (y, t) {\n"
                                    "  %v = dim_value {dims = [N, M, N + M]} : i64[3]\n"
                                    "  %y = add %x, %v\n  %t = neg %s\n  return %y, %t\n}\n"});
+  // Host symbols: dims computed from the dims at each call (floor(1.5 * N),
+  // M / N), used for sizes, slice bounds and as data.
+  c.push_back({"host_symbol_scaled",
+               "func @f(%x: f32[N, M]) -> (y)\n    host_symbols H {\n"
+               "      %n = dim_value {dims = [N]} : f32[]\n"
+               "      %k = constant {value = 1.5} : f32[]\n      %m = mul %n, %k : f32[]\n"
+               "      %fl = floor %m : f32[]\n      %h = cast %fl {to = i64} : i64[]\n"
+               "      return %h\n    } {\n"
+               "  %i = iota {dim = 1} : f32[N, H]\n  %r = reduce_sum %x {dims = [1]} : f32[N]\n"
+               "  %b = broadcast %r {dims = [0]} : f32[N, H]\n  %y = add %i, %b\n"
+               "  return %y\n}\n"});
+  c.push_back({"host_symbol_divided",
+               "func @f(%x: f32[N, M]) -> (y)\n    host_symbols Q {\n"
+               "      %n = dim_value {dims = [N]} : i64[]\n"
+               "      %m = dim_value {dims = [M]} : i64[]\n      %q = div %m, %n : i64[]\n"
+               "      return %q\n    } {\n"
+               "  %s = slice %x {limit = [N, Q], start = [0, 0]}\n"
+               "  %v = dim_value {dims = [Q]} : f32[N, Q]\n  %y = mul %s, %v\n"
+               "  return %y\n}\n"});
 
   // Shape and data movement.
   // The added operand binds the dims the broadcast introduces.
