@@ -72,6 +72,14 @@ bool ImportContext::inputIsRuntime(int i) const {
   return v && v->value && !knownValue(v->value);
 }
 
+absl::StatusOr<std::vector<DimExpr>> ImportContext::sizesInput(int i, std::string_view what) {
+  if (!inputIsRuntime(i))
+    return dimsInput(i, what);
+  XS_ASSIGN_OR_RETURN(Value * given, input(i));
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, runtimeEntries(given, what));
+  return hostDims(entries, what);
+}
+
 absl::StatusOr<std::vector<DimExpr>> ImportContext::hostDims(Value *v, std::string_view what) {
   std::string prefix = strCat(node_.op_type(), nodeIndex_);
   absl::StatusOr<std::vector<DimExpr>> dims = addHostSymbols(function(), *v, prefix);

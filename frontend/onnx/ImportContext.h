@@ -72,6 +72,10 @@ public:
   /// The input as dims known at import (symbolic dims allowed), for shape
   /// operands; `what` as above.
   absl::StatusOr<std::vector<DimExpr>> dimsInput(int i, std::string_view what);
+  /// The input as sizes: dims known at import (dimsInput) or, when it is
+  /// known only at run time, one host symbol per entry (runtimeEntries,
+  /// hostDims); `what` as above.
+  absl::StatusOr<std::vector<DimExpr>> sizesInput(int i, std::string_view what);
   /// Whether input i is known at import as dims (constant or symbolic).
   bool inputIsDims(int i) const;
   /// Whether input i is present but known only at run time (it depends on

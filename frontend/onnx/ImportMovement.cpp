@@ -77,20 +77,18 @@ absl::Status importSplit(ImportContext &c) {
   if (c.opset() < 13 && c.hasAttr("split")) {
     for (int64_t s : c.intsAttr("split"))
       sizes.push_back(DimExpr(s));
-  } else if (c.opset() >= 13 && c.hasInput(1) && c.inputIsRuntime(1)) {
+  } else if (c.opset() >= 13 && c.hasInput(1)) {
     // Sizes known only at run time are host symbols that must add up to
     // the dim, a fact checked at each call.
-    XS_ASSIGN_OR_RETURN(Value * given, c.input(1));
-    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries, c.runtimeEntries(given, "the split sizes"));
-    XS_ASSIGN_OR_RETURN(sizes, c.hostDims(entries, "the split sizes"));
+    bool runtime = c.inputIsRuntime(1);
+    XS_ASSIGN_OR_RETURN(sizes, c.sizesInput(1, "the split sizes"));
     DimExpr sum(0);
     for (const DimExpr &size : sizes)
       sum = sum + size;
-    if (absl::Status s = c.function().constraints().addEqual(total, sum); !s.ok())
-      return c.error(strCat("the split sizes computed at run time cannot add up to dim ", axis,
-                            ": ", s.message()));
-  } else if (c.opset() >= 13 && c.hasInput(1)) {
-    XS_ASSIGN_OR_RETURN(sizes, c.dimsInput(1, "the split sizes"));
+    if (runtime)
+      if (absl::Status s = c.function().constraints().addEqual(total, sum); !s.ok())
+        return c.error(strCat("the split sizes computed at run time cannot add up to dim ", axis,
+                              ": ", s.message()));
   } else {
     int64_t n = c.numOutputs();
     if (std::optional<int64_t> t = total.constantValue()) {
@@ -410,17 +408,7 @@ absl::Status importPad(ImportContext &c) {
 /// reshape to [.., r*d, ..].
 absl::Status importTile(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-  // Repeats may be dims known at import or, known only at run time, host
-  // symbols.
-  std::vector<DimExpr> repeats;
-  if (c.inputIsRuntime(1)) {
-    XS_ASSIGN_OR_RETURN(Value * given, c.input(1));
-    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries,
-                        c.runtimeEntries(given, "the repeats of Tile"));
-    XS_ASSIGN_OR_RETURN(repeats, c.hostDims(entries, "the repeats of Tile"));
-  } else {
-    XS_ASSIGN_OR_RETURN(repeats, c.dimsInput(1, "the repeats of Tile"));
-  }
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> repeats, c.sizesInput(1, "the repeats of Tile"));
   int64_t rank = x->type().rank();
   if (static_cast<int64_t>(repeats.size()) != rank)
     return c.error(strCat(repeats.size(), " repeats for rank ", rank));

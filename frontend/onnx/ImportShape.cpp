@@ -50,15 +50,7 @@ absl::Status importConstant(ImportContext &c) {
 }
 
 absl::Status importConstantOfShape(ImportContext &c) {
-  std::vector<DimExpr> shape;
-  if (c.inputIsRuntime(0)) {
-    XS_ASSIGN_OR_RETURN(Value * dims, c.input(0));
-    XS_ASSIGN_OR_RETURN(std::vector<Value *> entries,
-                        c.runtimeEntries(dims, "the shape of ConstantOfShape"));
-    XS_ASSIGN_OR_RETURN(shape, c.hostDims(entries, "the shape of ConstantOfShape"));
-  } else {
-    XS_ASSIGN_OR_RETURN(shape, c.dimsInput(0, "the shape of ConstantOfShape"));
-  }
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape, c.sizesInput(0, "the shape of ConstantOfShape"));
   XS_RETURN_IF_ERROR(c.checkShape(shape, "the shape of ConstantOfShape"));
   HostTensor value(ElementType::F32, {}); // the default: f32 0
   if (const onnx::AttributeProto *a = c.attr("value")) {
