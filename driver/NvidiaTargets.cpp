@@ -1,0 +1,39 @@
+#include "driver/NvidiaTargets.h"
+
+#include "absl/strings/numbers.h"
+#include "ir/Diagnostics.h"
+
+namespace xs {
+
+NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device) {
+  NvidiaDeviceLimits l;
+  l.arch = device.arch();
+  l.part = device.name;
+  l.smCount = device.multiprocessors;
+  l.warpWidth = device.warpSize;
+  l.maxThreadsPerBlock = device.maxThreadsPerBlock;
+  l.maxThreadsPerSM = device.maxThreadsPerMultiprocessor;
+  l.maxBlocksPerSM = device.maxBlocksPerMultiprocessor;
+  l.sharedBytesPerBlock = device.sharedBytesPerBlockOptIn;
+  l.sharedBytesPerSM = device.sharedBytesPerMultiprocessor;
+  l.registersPerSM = device.registersPerMultiprocessor;
+  l.registersPerBlock = device.registersPerBlock;
+  l.l2Bytes = device.l2Bytes;
+  return l;
+}
+
+absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
+  if (target != "cuda" && target.rfind("cuda:", 0) != 0)
+    return nvidiaPreset(target);
+  int ordinal = 0;
+  if (target.size() > 5 &&
+      (!absl::SimpleAtoi(absl::string_view(target.data() + 5, target.size() - 5), &ordinal) ||
+       ordinal < 0))
+    return absl::InvalidArgumentError(
+        strCat("'", target, "' names no CUDA device: write cuda or cuda:N with N >= 0"));
+  XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
+  XS_ASSIGN_OR_RETURN(cuda::CudaDeviceInfo device, driver->deviceInfo(ordinal));
+  return nvidiaLimitsOf(device);
+}
+
+} // namespace xs
