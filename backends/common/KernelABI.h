@@ -21,6 +21,15 @@
 // (phaseSymbol() in ir/HostPlan.h); the runtime runs each phase over the
 // whole grid before the next one starts, which is the grid barrier.
 
+//
+// NVIDIA (nvptx): every launch variant is a kernel
+//   .entry SYMBOL(void *const *buffers, const int64_t *dims, int64_t blockBegin)
+// with `buffers` and `dims` as above but in device memory; CUDA block
+// ctaid.x runs plan block blockBegin + ctaid.x with the block's threads as
+// its lanes (a grid of more than 2^31 - 1 blocks is several launches). Block
+// buffers live in the kernel's dynamic shared memory. A variant with several
+// phases is one kernel per phase, launched one after another.
+
 #include <cstddef>
 #include <cstdint>
 

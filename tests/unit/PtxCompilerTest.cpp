@@ -4,13 +4,11 @@
 
 #include "backends/nvptx/PtxCompiler.h"
 
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "tests/unit/PtxasUtil.h"
 
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -50,13 +48,6 @@ std::unique_ptr<llvm::Module> scaleKernel(llvm::LLVMContext &context) {
   return module;
 }
 
-std::string ptxas() {
-  std::string path = XSTITCH_PTXAS;
-  if (path.empty() || path.find("NOTFOUND") != std::string::npos || !std::filesystem::exists(path))
-    return "";
-  return path;
-}
-
 class PtxCompilerTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(PtxCompilerTest, KernelBecomesAnEntryPtxasAccepts) {
@@ -70,24 +61,10 @@ TEST_P(PtxCompilerTest, KernelBecomesAnEntryPtxasAccepts) {
   EXPECT_NE(ptx->find("ld.global"), std::string::npos) << *ptx;
   EXPECT_NE(ptx->find("mov.u32 \t%r"), std::string::npos) << *ptx;
 
-  std::string assembler = ptxas();
-  if (assembler.empty())
+  if (test::ptxasPath().empty())
     GTEST_SKIP() << "ptxas not found (CUDA toolkit absent); the PTX was not assembled";
-  std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                              ("xstitch-ptx-" + std::to_string(::getpid()) + "-" + arch);
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir / "scale.ptx") << *ptx;
-  std::string command = assembler + " -arch=" + arch + " " + (dir / "scale.ptx").string() + " -o " +
-                        (dir / "scale.cubin").string() + " 2>&1";
-  FILE *pipe = popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string output;
-  char chunk[256];
-  while (fgets(chunk, sizeof(chunk), pipe))
-    output += chunk;
-  int status = pclose(pipe);
-  std::filesystem::remove_all(dir);
-  EXPECT_EQ(status, 0) << command << "\n" << output << "\n" << *ptx;
+  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, "scale");
+  EXPECT_EQ(assembled.status, 0) << assembled.output << "\n" << *ptx;
 }
 
 INSTANTIATE_TEST_SUITE_P(Architectures, PtxCompilerTest, ::testing::Values("sm_80", "sm_90"));

@@ -1,0 +1,187 @@
+#include "backends/nvptx/NvptxTarget.h"
+
+#include <cassert>
+
+#include "backends/common/LoopBuilder.h"
+#include "backends/nvptx/PtxCompiler.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+namespace xs {
+
+namespace {
+
+constexpr unsigned kSharedSpace = 3;
+constexpr int kWarp = 32;
+constexpr int64_t kSharedAlignment = 16;
+/// Partial results of a cross-lane reduction, one slot per warp (at most
+/// 1024 / 32 warps), each wide enough for any scalar of up to 64 bits. (PTX
+/// identifiers take no '.'.)
+constexpr const char *kReduceSlots = "xs_reduce_slots";
+constexpr const char *kDynamicShared = "xs_shared";
+
+llvm::Value *sreg(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id) {
+  return b.CreateZExt(b.CreateIntrinsic(id, {}, {}), b.getInt64Ty());
+}
+
+llvm::GlobalVariable *sharedArray(llvm::Module &module, const char *name, uint64_t bytes,
+                                  bool external) {
+  if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
+    return existing;
+  llvm::Type *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), bytes);
+  auto *global = new llvm::GlobalVariable(module, type, false,
+                                          external ? llvm::GlobalValue::ExternalLinkage
+                                                   : llvm::GlobalValue::InternalLinkage,
+                                          external ? nullptr : llvm::UndefValue::get(type), name,
+                                          nullptr, llvm::GlobalValue::NotThreadLocal, kSharedSpace);
+  global->setAlignment(llvm::Align(kSharedAlignment));
+  return global;
+}
+
+} // namespace
+
+std::string NvptxTarget::triple() const { return kNvptxTriple; }
+
+llvm::Function *NvptxTarget::createKernel(llvm::Module &module, const std::string &symbol,
+                                          llvm::IRBuilder<> &b) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {ptr, ptr, llvm::Type::getInt64Ty(context)}, false);
+  kernel_ = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, module);
+  kernel_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  kernel_->addFnAttr(llvm::Attribute::NoUnwind);
+  const char *names[] = {"buffers", "dims", "blockBegin"};
+  for (unsigned i = 0; i < 3; ++i)
+    kernel_->getArg(i)->setName(names[i]);
+  for (unsigned i = 0; i < 2; ++i) {
+    kernel_->addParamAttr(i, llvm::Attribute::NoAlias);
+    kernel_->addParamAttr(i, llvm::Attribute::ReadOnly);
+    kernel_->addParamAttr(i, llvm::Attribute::NoCapture);
+  }
+  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", kernel_));
+  sharedOffset_ = b.getInt64(0);
+  return kernel_;
+}
+
+void NvptxTarget::emitBlockLoop(llvm::IRBuilder<> &b,
+                                const std::function<void(llvm::Value *blockId)> &body) {
+  body(b.CreateAdd(kernel_->getArg(2), sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                   "block"));
+}
+
+llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
+  llvm::Type *ptr = b.getPtrTy();
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, kernel_->getArg(0), index);
+  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+}
+
+llvm::Value *NvptxTarget::dimArg(llvm::IRBuilder<> &b, int index) {
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
+  return b.CreateLoad(b.getInt64Ty(), slot, "dim" + std::to_string(index));
+}
+
+llvm::Value *NvptxTarget::laneId(llvm::IRBuilder<> &b) {
+  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+}
+
+llvm::Value *NvptxTarget::laneCount(llvm::IRBuilder<> &b) {
+  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
+}
+
+void NvptxTarget::emitBlockBarrier(llvm::IRBuilder<> &b) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+}
+
+void NvptxTarget::emitGridBarrier(llvm::IRBuilder<> &) {
+  assert(false && "phases are separate launches; the emitter never asks for a grid barrier");
+}
+
+llvm::Value *NvptxTarget::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
+                                              llvm::Value *elements) {
+  llvm::Module &module = *kernel_->getParent();
+  llvm::GlobalVariable *shared = sharedArray(module, kDynamicShared, 0, /*external=*/true);
+  llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), shared, sharedOffset_);
+  uint64_t size = module.getDataLayout().getTypeAllocSize(elementType);
+  llvm::Value *bytes = b.CreateMul(elements, b.getInt64(static_cast<int64_t>(size)));
+  llvm::Value *rounded = b.CreateAnd(b.CreateAdd(bytes, b.getInt64(kSharedAlignment - 1)),
+                                     b.getInt64(-kSharedAlignment));
+  sharedOffset_ = b.CreateAdd(sharedOffset_, rounded, "shared.bytes");
+  return b.CreateAddrSpaceCast(base, b.getPtrTy());
+}
+
+llvm::Value *NvptxTarget::shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, int laneMask) {
+  llvm::Type *type = value->getType();
+  unsigned bits = type->getPrimitiveSizeInBits();
+  assert(bits > 0 && bits <= 64 && "cross-lane reductions take scalars of up to 64 bits");
+  llvm::Value *all = b.getInt32(0xffffffffu), *mask = b.getInt32(laneMask);
+  llvm::Value *clamp = b.getInt32(kWarp - 1);
+  auto shuffle32 = [&](llvm::Value *word) {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+                             {all, word, mask, clamp});
+  };
+  llvm::Value *asInt = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(bits));
+  llvm::Value *shuffled;
+  if (bits <= 32) {
+    shuffled = b.CreateTrunc(shuffle32(b.CreateZExt(asInt, b.getInt32Ty())), b.getIntNTy(bits));
+  } else {
+    llvm::Value *low = shuffle32(b.CreateTrunc(asInt, b.getInt32Ty()));
+    llvm::Value *high = shuffle32(b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty()));
+    shuffled = b.CreateOr(b.CreateZExt(low, b.getInt64Ty()),
+                          b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
+    shuffled = b.CreateTrunc(shuffled, b.getIntNTy(bits));
+  }
+  return type->isIntegerTy() ? shuffled : b.CreateBitCast(shuffled, type);
+}
+
+llvm::Value *NvptxTarget::warpReduce(
+    llvm::IRBuilder<> &b, llvm::Value *value,
+    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
+        &combine) {
+  for (int laneMask = kWarp / 2; laneMask > 0; laneMask /= 2)
+    value = combine(b, value, shuffleXor(b, value, laneMask));
+  return value;
+}
+
+llvm::Value *NvptxTarget::emitCrossLaneReduce(
+    llvm::IRBuilder<> &b, llvm::Value *value,
+    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
+        &combine) {
+  // Lanes of a warp first; then lane 0 of each warp leaves its warp's value
+  // in a slot and every lane combines the slots in warp order, so all lanes
+  // get the same bits. Blocks are whole warps (nvidiaTargetDescription).
+  value = warpReduce(b, value, combine);
+  llvm::Module &module = *kernel_->getParent();
+  llvm::GlobalVariable *slots =
+      sharedArray(module, kReduceSlots, 8 * (1024 / kWarp), /*external=*/false);
+  llvm::Value *lane = laneId(b);
+  llvm::Value *warp = b.CreateLShr(lane, 5);
+  llvm::Type *type = value->getType();
+  auto slot = [&](llvm::Value *w) { return b.CreateInBoundsGEP(b.getInt64Ty(), slots, w); };
+  llvm::BasicBlock *leader = llvm::BasicBlock::Create(b.getContext(), "warp.leader", kernel_);
+  llvm::BasicBlock *joined = llvm::BasicBlock::Create(b.getContext(), "warp.joined", kernel_);
+  b.CreateCondBr(b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(kWarp - 1)), b.getInt64(0)), leader,
+                 joined);
+  b.SetInsertPoint(leader);
+  b.CreateStore(value, slot(warp));
+  b.CreateBr(joined);
+  b.SetInsertPoint(joined);
+  emitBlockBarrier(b);
+  llvm::Value *warps = b.CreateLShr(b.CreateAdd(laneCount(b), b.getInt64(kWarp - 1)), 5);
+  LoopResult total = emitLoop(
+      b, b.getInt64(1), warps, {b.CreateLoad(type, slot(b.getInt64(0)))},
+      [&](llvm::Value *w, llvm::ArrayRef<llvm::Value *> carried) {
+        return std::vector<llvm::Value *>{combine(b, carried[0], b.CreateLoad(type, slot(w)))};
+      },
+      "warps");
+  // The slots are read by every lane before the next reduction writes them.
+  emitBlockBarrier(b);
+  return total.carried[0];
+}
+
+void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t) {
+  // Lanes are threads; LLVM's defaults unroll GPU loops well.
+}
+
+void NvptxTarget::annotateRowLoop(llvm::BranchInst *) {}
+
+} // namespace xs

@@ -1,0 +1,72 @@
+#ifndef XSTITCH_BACKENDS_NVPTX_NVPTXTARGET_H
+#define XSTITCH_BACKENDS_NVPTX_NVPTXTARGET_H
+
+// The Target of the common emitter for NVIDIA GPUs (KernelABI.h): a kernel is
+//   .entry SYMBOL(void *const *buffers, const int64_t *dims, int64_t blockBegin)
+// with both arrays in device memory; CUDA block ctaid.x runs plan block
+// blockBegin + ctaid.x (grids past 2^31 - 1 blocks are several launches);
+// lanes are the block's threads; block buffers are carved from the kernel's
+// dynamic shared memory; cross-lane reductions are warp butterfly shuffles,
+// then one value per warp through shared memory. Phases are separate
+// launches (hasGridBarrier() is false) until the runtime launches
+// co-resident grids cooperatively.
+
+#include <string>
+
+#include "backends/common/Target.h"
+
+namespace xs {
+
+class NvptxTarget : public Target {
+public:
+  /// `dataLayout` comes from the NVPTX target machine (PtxCompiler.h).
+  NvptxTarget(TargetDescription description, std::string dataLayout)
+      : description_(std::move(description)), dataLayout_(std::move(dataLayout)) {}
+
+  const TargetDescription &description() const override { return description_; }
+  std::string triple() const override;
+  std::string dataLayout() const override { return dataLayout_; }
+
+  llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
+                               llvm::IRBuilder<> &b) override;
+  void emitBlockLoop(llvm::IRBuilder<> &b,
+                     const std::function<void(llvm::Value *blockId)> &body) override;
+  llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *laneId(llvm::IRBuilder<> &b) override;
+  llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
+  void emitBlockBarrier(llvm::IRBuilder<> &b) override;
+  bool hasGridBarrier() const override { return false; }
+  void emitGridBarrier(llvm::IRBuilder<> &b) override;
+  llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
+                                   llvm::Value *elements) override;
+  llvm::Value *emitCrossLaneReduce(
+      llvm::IRBuilder<> &b, llvm::Value *value,
+      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
+          &combine) override;
+  void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
+  void annotateRowLoop(llvm::BranchInst *latch) override;
+
+  /// Bytes of dynamic shared memory the kernel being emitted has carved so
+  /// far (an i64 value at the current insertion point's dims): the launch's
+  /// shared-memory size.
+  llvm::Value *sharedBytes() const { return sharedOffset_; }
+
+private:
+  /// `value` combined over the 32 lanes of each warp (every lane gets its
+  /// warp's result).
+  llvm::Value *warpReduce(llvm::IRBuilder<> &b, llvm::Value *value,
+                          const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *,
+                                                            llvm::Value *)> &combine);
+  /// A butterfly shuffle of any scalar of up to 64 bits.
+  llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, int laneMask);
+
+  TargetDescription description_;
+  std::string dataLayout_;
+  llvm::Function *kernel_ = nullptr;    // the kernel being emitted
+  llvm::Value *sharedOffset_ = nullptr; // i64 bytes of dynamic shared memory used
+};
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_NVPTX_NVPTXTARGET_H

@@ -1,0 +1,83 @@
+// The NVPTX Target's pieces in one kernel: block and lane ids, a block
+// buffer in dynamic shared memory with a barrier, and cross-lane reductions
+// of a 32-bit and a 64-bit value (warp shuffles, then one value per warp).
+// The PTX must hold them and assemble with ptxas for sm_80 and sm_90.
+
+#include "backends/nvptx/NvptxTarget.h"
+
+#include <gtest/gtest.h>
+
+#include "backends/nvptx/NvidiaTargetDescription.h"
+#include "backends/nvptx/PtxCompiler.h"
+#include "tests/unit/PtxasUtil.h"
+#include "llvm/IR/LLVMContext.h"
+
+namespace xs {
+namespace {
+
+/// Block b, lane l: buf[l] = l; out[b] = sum over lanes of buf[(l + 1) % n],
+/// out[grid + b] = max over lanes of l (through f64).
+std::unique_ptr<llvm::Module> laneKernel(llvm::LLVMContext &context, NvptxTarget &target) {
+  auto module = std::make_unique<llvm::Module>("lanes", context);
+  module->setDataLayout(target.dataLayout());
+  llvm::IRBuilder<> b(context);
+  target.createKernel(*module, "lane_sums", b);
+  target.emitBlockLoop(b, [&](llvm::Value *block) {
+    llvm::Value *lane = target.laneId(b), *count = target.laneCount(b);
+    llvm::Value *buffer = target.allocateBlockBuffer(b, b.getFloatTy(), count);
+    b.CreateStore(b.CreateUIToFP(lane, b.getFloatTy()), b.CreateGEP(b.getFloatTy(), buffer, lane));
+    target.emitBlockBarrier(b);
+    llvm::Value *next = b.CreateURem(b.CreateAdd(lane, b.getInt64(1)), count);
+    llvm::Value *neighbour =
+        b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), buffer, next));
+    llvm::Value *sum = target.emitCrossLaneReduce(
+        b, neighbour,
+        [](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) { return ib.CreateFAdd(x, y); });
+    llvm::Value *widest =
+        target.emitCrossLaneReduce(b, b.CreateUIToFP(lane, b.getDoubleTy()),
+                                   [](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) {
+                                     return ib.CreateMaxNum(x, y);
+                                   });
+    llvm::Value *out = target.bufferArg(b, 0);
+    llvm::Value *grid = target.dimArg(b, 0);
+    llvm::Function *kernel = b.GetInsertBlock()->getParent();
+    auto *store = llvm::BasicBlock::Create(context, "lane0", kernel);
+    auto *done = llvm::BasicBlock::Create(context, "done", kernel);
+    b.CreateCondBr(b.CreateICmpEQ(lane, b.getInt64(0)), store, done);
+    b.SetInsertPoint(store);
+    b.CreateStore(sum, b.CreateGEP(b.getFloatTy(), out, block));
+    b.CreateStore(b.CreateFPTrunc(widest, b.getFloatTy()),
+                  b.CreateGEP(b.getFloatTy(), out, b.CreateAdd(grid, block)));
+    b.CreateBr(done);
+    b.SetInsertPoint(done);
+  });
+  b.CreateRetVoid();
+  return module;
+}
+
+class NvptxTargetTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NvptxTargetTest, LanesSharedMemoryAndReductionsAssemble) {
+  const std::string arch = GetParam();
+  absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createNvptxTargetMachine(PtxOptions{arch, 3});
+  ASSERT_TRUE(machine.ok()) << machine.status().message();
+  NvptxTarget target(nvidiaTargetDescription(*nvidiaPreset(arch)),
+                     (*machine)->createDataLayout().getStringRepresentation());
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = laneKernel(context, target);
+  absl::StatusOr<std::string> ptx = compileToPtx(*module, PtxOptions{arch, 3});
+  ASSERT_TRUE(ptx.ok()) << ptx.status().message();
+  for (const char *expected : {".entry lane_sums(", "%ctaid.x", "%tid.x", "%ntid.x", "bar.sync",
+                               "shfl.sync.bfly.b32", ".extern .shared", "xs_reduce_slots"})
+    EXPECT_NE(ptx->find(expected), std::string::npos) << expected << "\n" << *ptx;
+  if (test::ptxasPath().empty())
+    GTEST_SKIP() << "ptxas not found (CUDA toolkit absent); the PTX was not assembled";
+  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, "lanes");
+  EXPECT_EQ(assembled.status, 0) << assembled.output << "\n" << *ptx;
+}
+
+INSTANTIATE_TEST_SUITE_P(Architectures, NvptxTargetTest, ::testing::Values("sm_80", "sm_90"));
+
+} // namespace
+} // namespace xs
