@@ -13,6 +13,7 @@
 #include "absl/strings/str_join.h"
 #include "driver/Compiler.h"
 #include "frontend/onnx/OnnxImporter.h"
+#include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
@@ -482,6 +483,20 @@ int run(int argc, char **argv) {
   std::sort(runReport.dims.begin(), runReport.dims.end());
   out << "xstitch-run: @" << (*function)->name() << " on " << device
       << (dimText.empty() ? "" : " with " + absl::StrJoin(dimText, ", ")) << "\n";
+  if (const HostSymbols *hostSymbols = (*function)->hostSymbols()) {
+    // What the function computes from these inputs; a failure here is
+    // reported by the run itself, with the device's message.
+    DimBindings computed = inputs->dims;
+    ParamData paramData = [&](size_t p) -> absl::StatusOr<HostTensor> {
+      return inputs->tensors[p];
+    };
+    if (bindHostSymbols(*hostSymbols, paramData, computed).ok()) {
+      std::vector<std::string> values;
+      for (const std::string &symbol : hostSymbols->symbols)
+        values.push_back(absl::StrCat(symbol, "=", computed.at(symbol)));
+      out << "host symbols: " << absl::StrJoin(values, ", ") << "\n";
+    }
+  }
 
   std::shared_ptr<Executable> executable;
   if (device == "cpu") {
