@@ -5,8 +5,11 @@
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
+#include "backends/nvptx/NvptxBackend.h"
 #include "backends/x86/X86Backend.h"
 #include "driver/CompileCache.h"
+#include "driver/NvidiaTargets.h"
+#include "ir/Diagnostics.h"
 #include "ir/Printer.h"
 #include "runtime/cpu/CpuDevice.h"
 
@@ -128,6 +131,19 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
   PlanOptions planOptions;
   planOptions.fusion = options.fusion;
   return planProgram(function, x86TargetDescription(x86Options(options)), planOptions);
+}
+
+absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
+                                              const CompileOptions &options,
+                                              std::string_view target, bool llvmIR) {
+  XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(target));
+  NvptxOptions nvptx;
+  nvptx.limits = std::move(limits);
+  PlanOptions planOptions;
+  planOptions.fusion = options.fusion;
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan,
+                      planProgram(function, nvptxTargetDescription(nvptx), planOptions));
+  return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }
 
 absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -71,6 +72,15 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
 /// (`optimized` false: as the emitter wrote it).
 absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
                                        bool optimized = true);
+
+/// The kernels for an NVIDIA GPU: PTX, or with `llvmIR` the NVPTX LLVM IR as
+/// the emitter wrote it (--emit=ptx, --emit=nvptx-llvm). `target` is a
+/// preset (sm_70 ... sm_90: no GPU needed) or cuda[:N], the limits of a
+/// present GPU (driver/NvidiaTargets.h). Planned with the GPU's description,
+/// not the host's.
+absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
+                                              const CompileOptions &options,
+                                              std::string_view target, bool llvmIR = false);
 
 } // namespace xs
 

@@ -22,3 +22,9 @@ config.substitutions.append(("%src_root", config.xstitch_source_dir))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+
+# `REQUIRES: ptxas`: tests that assemble emitted PTX with the CUDA toolkit's
+# ptxas; lit reports them UNSUPPORTED where CMake found none.
+if config.ptxas and "NOTFOUND" not in config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", config.ptxas))

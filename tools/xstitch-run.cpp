@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
+#include "backends/nvptx/NvidiaTargetDescription.h"
 #include "driver/Compiler.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/HostSymbols.h"
@@ -66,8 +67,12 @@ const std::vector<FlagSpec> kFlags = {
      "mappings, bytes moved) as text or as a Graphviz graph, and exit; --dim values pick the "
      "variants and evaluate sizes",
      "text"},
-    {"emit", true, false, "llvm|llvm-unopt",
-     "print the kernels' LLVM IR (optimized, or as emitted) and exit"},
+    {"emit", true, false, "llvm|llvm-unopt|ptx|nvptx-llvm",
+     "print the kernels' code and exit: x86 LLVM IR (optimized, or as emitted), or for --target "
+     "PTX or the NVPTX LLVM IR as emitted"},
+    {"target", true, false, "sm_XX|cuda[:N]",
+     "the NVIDIA GPU --emit=ptx compiles for: a preset (sm_70, sm_80, sm_86, sm_89, sm_90), or "
+     "a present GPU"},
     {"cpu", true, false, "NAME", "LLVM CPU to generate x86 code for (default: the host's)"},
     {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
@@ -421,9 +426,24 @@ int run(int argc, char **argv) {
 
   if (args->has("emit")) {
     std::string what = args->get("emit");
+    if (what == "ptx" || what == "nvptx-llvm") {
+      if (!args->has("target"))
+        return report(absl::InvalidArgumentError(
+            absl::StrCat("--emit=", what, " needs --target: a preset (",
+                         absl::StrJoin(nvidiaPresetNames(), ", "), ") or cuda[:N]")));
+      absl::StatusOr<std::string> code =
+          emitNvidiaKernels(**function, *compileOptions, args->get("target"), what == "nvptx-llvm");
+      if (!code.ok())
+        return report(code.status());
+      std::cout << *code;
+      return kExitOk;
+    }
     if (what != "llvm" && what != "llvm-unopt")
       return report(absl::InvalidArgumentError(
-          absl::StrCat("--emit supports llvm and llvm-unopt, got '", what, "'")));
+          absl::StrCat("--emit supports llvm, llvm-unopt, ptx and nvptx-llvm, got '", what, "'")));
+    if (args->has("target"))
+      return report(absl::InvalidArgumentError(
+          "--target names an NVIDIA GPU: it goes with --emit=ptx or --emit=nvptx-llvm"));
     if (device == "ref")
       return report(absl::InvalidArgumentError(
           "--emit needs a compiling device; the reference interpreter emits no code"));

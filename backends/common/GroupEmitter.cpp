@@ -98,8 +98,14 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
         std::vector<llvm::Value *> prefix(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
-        LoopResult inner = emitLoop(
-            b, colBegin, colEnd, {},
+        // The block's lanes split the columns (CPU: one lane, the loop as is).
+        llvm::Value *lanes = ctx.target.laneCount(b);
+        bool oneLane =
+            llvm::isa<llvm::ConstantInt>(lanes) && llvm::cast<llvm::ConstantInt>(lanes)->isOne();
+        llvm::Value *laneBegin =
+            oneLane ? colBegin : b.CreateAdd(colBegin, ctx.target.laneId(b), "lane.col");
+        LoopResult inner = emitStridedLoop(
+            b, laneBegin, colEnd, oneLane ? nullptr : lanes, {},
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
               std::vector<llvm::Value *> index = prefix;
               std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);

@@ -26,12 +26,15 @@
 //   .entry SYMBOL(void *const *buffers, const int64_t *dims, int64_t blockBegin)
 // with `buffers` and `dims` as above but in device memory; CUDA block
 // ctaid.x runs plan block blockBegin + ctaid.x with the block's threads as
-// its lanes (a grid of more than 2^31 - 1 blocks is several launches). Block
+// its lanes (a grid of more than 2^31 - 1 blocks is several launches);
+// SYMBOL is nvptxSymbol() of the variant's (or phase's) symbol. Block
 // buffers live in the kernel's dynamic shared memory. A variant with several
 // phases is one kernel per phase, launched one after another.
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 namespace xs {
 
@@ -46,6 +49,15 @@ enum CpuKernelArg : unsigned {
 };
 /// Kernel arguments the stream mask can mark: the first 64.
 inline constexpr size_t kStreamMaskBits = 64;
+
+/// The name of a kernel symbol in PTX, whose identifiers take no '.':
+/// every '.' becomes "_$_" (as LLVM's NVPTX backend spells internal names).
+inline std::string nvptxSymbol(std::string_view symbol) {
+  std::string out;
+  for (char c : symbol)
+    out += c == '.' ? std::string("_$_") : std::string(1, c);
+  return out;
+}
 
 using CpuKernelFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
                              int64_t blockEnd, uint64_t streamMask);

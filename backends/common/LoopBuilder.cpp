@@ -8,6 +8,12 @@ namespace xs {
 
 LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
                     llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body, const char *name) {
+  return emitStridedLoop(b, begin, end, nullptr, initial, body, name);
+}
+
+LoopResult emitStridedLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                           llvm::Value *step, llvm::ArrayRef<llvm::Value *> initial,
+                           const LoopBody &body, const char *name) {
   llvm::LLVMContext &context = b.getContext();
   llvm::Function *function = b.GetInsertBlock()->getParent();
   std::string prefix(name);
@@ -29,8 +35,8 @@ LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
     current.push_back(phi);
   }
   std::vector<llvm::Value *> next = body(index, current);
-  llvm::Value *nextIndex = b.CreateAdd(index, b.getInt64(1), prefix + ".next", /*HasNUW=*/true,
-                                       /*HasNSW=*/true);
+  llvm::Value *nextIndex = b.CreateAdd(index, step ? step : b.getInt64(1), prefix + ".next",
+                                       /*HasNUW=*/true, /*HasNSW=*/true);
   llvm::BasicBlock *latchBlock = b.GetInsertBlock();
   llvm::BranchInst *latch = b.CreateCondBr(b.CreateICmpSLT(nextIndex, end), header, exit);
   index->addIncoming(nextIndex, latchBlock);
@@ -42,7 +48,7 @@ LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
   result.latch = latch;
   auto *first = llvm::dyn_cast<llvm::ConstantInt>(begin);
   auto *last = llvm::dyn_cast<llvm::ConstantInt>(end);
-  if (first && last)
+  if (first && last && !step)
     result.constantTrips = std::max<int64_t>(last->getSExtValue() - first->getSExtValue(), 0);
   for (size_t i = 0; i < phis.size(); ++i) {
     llvm::PHINode *out = b.CreatePHI(initial[i]->getType(), 2, prefix + ".out");

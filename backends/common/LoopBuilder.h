@@ -32,6 +32,12 @@ LoopResult emitLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
                     llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body,
                     const char *name = "loop");
 
+/// The same with `i += step` (a positive i64; nullptr: 1). The lanes of a
+/// GPU block split a loop this way (begin + lane, step = lanes).
+LoopResult emitStridedLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                           llvm::Value *step, llvm::ArrayRef<llvm::Value *> initial,
+                           const LoopBody &body, const char *name = "loop");
+
 /// Emits `cond ? thenValue() : elseValue()` with branches, so that code in
 /// the untaken arm (a load that would be out of bounds) never runs. Each arm
 /// returns a value of the same type.

@@ -2,6 +2,7 @@
 
 #include <cassert>
 
+#include "backends/common/KernelABI.h"
 #include "backends/common/LoopBuilder.h"
 #include "backends/nvptx/PtxCompiler.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -47,7 +48,8 @@ llvm::Function *NvptxTarget::createKernel(llvm::Module &module, const std::strin
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
                                        {ptr, ptr, llvm::Type::getInt64Ty(context)}, false);
-  kernel_ = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, symbol, module);
+  kernel_ =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, nvptxSymbol(symbol), module);
   kernel_->setCallingConv(llvm::CallingConv::PTX_Kernel);
   kernel_->addFnAttr(llvm::Attribute::NoUnwind);
   const char *names[] = {"buffers", "dims", "blockBegin"};

@@ -1,0 +1,54 @@
+#include "backends/nvptx/NvptxBackend.h"
+
+#include "backends/common/KernelEmitter.h"
+#include "backends/nvptx/NvptxTarget.h"
+#include "backends/nvptx/PtxCompiler.h"
+#include "ir/Diagnostics.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace xs {
+
+namespace {
+
+PtxOptions ptxOptions(const NvptxOptions &options) {
+  return PtxOptions{options.limits.arch, options.optLevel};
+}
+
+/// The program's kernels emitted into a fresh module of `context`.
+absl::StatusOr<std::unique_ptr<llvm::Module>>
+emitModule(const ProgramPlan &program, const NvptxOptions &options, llvm::LLVMContext &context) {
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
+                      createNvptxTargetMachine(ptxOptions(options)));
+  auto module = std::make_unique<llvm::Module>("xstitch." + program.host.function, context);
+  module->setTargetTriple(kNvptxTriple);
+  module->setDataLayout(machine->createDataLayout());
+  NvptxTarget target(nvptxTargetDescription(options),
+                     module->getDataLayout().getStringRepresentation());
+  XS_RETURN_IF_ERROR(emitProgramKernels(program, target, *module));
+  return module;
+}
+
+} // namespace
+
+TargetDescription nvptxTargetDescription(const NvptxOptions &options) {
+  return nvidiaTargetDescription(options.limits, options.lanesPerBlock);
+}
+
+absl::StatusOr<std::string> emitPtx(const ProgramPlan &program, const NvptxOptions &options) {
+  llvm::LLVMContext context;
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module, emitModule(program, options, context));
+  return compileToPtx(*module, ptxOptions(options));
+}
+
+absl::StatusOr<std::string> emitNvptxLLVMIR(const ProgramPlan &program,
+                                            const NvptxOptions &options) {
+  llvm::LLVMContext context;
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module, emitModule(program, options, context));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os, nullptr);
+  return text;
+}
+
+} // namespace xs

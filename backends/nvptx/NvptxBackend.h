@@ -1,0 +1,39 @@
+#ifndef XSTITCH_BACKENDS_NVPTX_NVPTXBACKEND_H
+#define XSTITCH_BACKENDS_NVPTX_NVPTXBACKEND_H
+
+// The NVPTX backend: KernelPlans planned for an NVIDIA target (a preset or a
+// queried GPU, NvidiaTargetDescription.h) through the common emitter with an
+// NvptxTarget, to PTX text. Element-wise groups spread their columns over
+// the block's threads; reductions are still computed by every thread of the
+// block alike, each storing the same value (docs/nvidia.md: what is still to
+// come). Nothing here has run on a GPU yet: the CUDA device comes next.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "backends/nvptx/NvidiaTargetDescription.h"
+#include "transforms/PlanProgram.h"
+
+namespace xs {
+
+struct NvptxOptions {
+  NvidiaDeviceLimits limits; // of the GPU compiled for (limits.arch names the PTX target)
+  int64_t lanesPerBlock = 256;
+  int optLevel = 3;
+};
+
+/// The GPU described for the planner (nvidiaTargetDescription).
+TargetDescription nvptxTargetDescription(const NvptxOptions &options);
+
+/// PTX of every kernel variant of `program` (planned with
+/// nvptxTargetDescription(options)). A kernel that fails to compile is an
+/// internal error naming the kernel.
+absl::StatusOr<std::string> emitPtx(const ProgramPlan &program, const NvptxOptions &options);
+
+/// The kernels' LLVM IR as the emitter wrote it (golden tests).
+absl::StatusOr<std::string> emitNvptxLLVMIR(const ProgramPlan &program,
+                                            const NvptxOptions &options);
+
+} // namespace xs
+
+#endif // XSTITCH_BACKENDS_NVPTX_NVPTXBACKEND_H
