@@ -71,6 +71,19 @@ public:
   virtual void annotateRowLoop(llvm::BranchInst *latch) = 0;
 };
 
+/// Element `index` of a kernel's buffers array (KernelABI.h): a pointer.
+inline llvm::Value *loadBufferPointer(llvm::IRBuilder<> &b, llvm::Value *buffers, int index) {
+  llvm::Type *ptr = b.getPtrTy();
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, buffers, index);
+  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+}
+
+/// Element `index` of a kernel's dims array (KernelABI.h): an i64.
+inline llvm::Value *loadDim(llvm::IRBuilder<> &b, llvm::Value *dims, int index) {
+  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), dims, index);
+  return b.CreateLoad(b.getInt64Ty(), slot, "dim" + std::to_string(index));
+}
+
 } // namespace xs
 
 #endif // XSTITCH_BACKENDS_COMMON_TARGET_H

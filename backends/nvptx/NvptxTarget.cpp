@@ -72,14 +72,11 @@ void NvptxTarget::emitBlockLoop(llvm::IRBuilder<> &b,
 }
 
 llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
-  llvm::Type *ptr = b.getPtrTy();
-  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, kernel_->getArg(0), index);
-  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+  return loadBufferPointer(b, kernel_->getArg(0), index);
 }
 
 llvm::Value *NvptxTarget::dimArg(llvm::IRBuilder<> &b, int index) {
-  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
-  return b.CreateLoad(b.getInt64Ty(), slot, "dim" + std::to_string(index));
+  return loadDim(b, kernel_->getArg(1), index);
 }
 
 llvm::Value *NvptxTarget::laneId(llvm::IRBuilder<> &b) {

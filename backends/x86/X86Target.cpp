@@ -55,14 +55,11 @@ void X86Target::emitBlockLoop(llvm::IRBuilder<> &b,
 }
 
 llvm::Value *X86Target::bufferArg(llvm::IRBuilder<> &b, int index) {
-  llvm::Type *ptr = b.getPtrTy();
-  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, kernel_->getArg(0), index);
-  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+  return loadBufferPointer(b, kernel_->getArg(0), index);
 }
 
 llvm::Value *X86Target::dimArg(llvm::IRBuilder<> &b, int index) {
-  llvm::Value *slot = b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
-  return b.CreateLoad(b.getInt64Ty(), slot, "dim" + std::to_string(index));
+  return loadDim(b, kernel_->getArg(1), index);
 }
 
 llvm::Value *X86Target::laneId(llvm::IRBuilder<> &b) { return b.getInt64(0); }
