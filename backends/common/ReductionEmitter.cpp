@@ -119,6 +119,9 @@ public:
     return {b.CreateSelect(beats, value, state[0]), b.CreateSelect(beats, position, state[1])};
   }
 
+  /// Whether a state is one value that combine() merges with another.
+  bool mergeable() const { return !flagged_ && !isArg_; }
+
   /// Combines a state with another partial state of the same reduction
   /// (not argmax/argmin).
   std::vector<llvm::Value *> combine(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state,
@@ -289,6 +292,15 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   };
   bool anyArg = std::any_of(reductions.begin(), reductions.end(),
                             [](const Reduction &r) { return r.isArg(); });
+  // On targets with several lanes per block (GPUs) the lanes split each
+  // row's columns when every state is one value that combine() merges;
+  // otherwise (argmax, NaN-flagged extrema) every lane reduces the whole
+  // row and they agree. One lane (CPU): the loop as is.
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  bool oneLane =
+      llvm::isa<llvm::ConstantInt>(lanes) && llvm::cast<llvm::ConstantInt>(lanes)->isOne();
+  bool splitLanes = !oneLane && std::all_of(reductions.begin(), reductions.end(),
+                                            [](const Reduction &r) { return r.mergeable(); });
   // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
   LoopResult rowLoop = emitLoop(
@@ -296,8 +308,10 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
       [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
         std::vector<llvm::Value *> kept(carried.begin(), carried.end());
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
-        LoopResult inner = emitLoop(
-            b, colBegin, colEnd, initial,
+        llvm::Value *laneBegin =
+            splitLanes ? b.CreateAdd(colBegin, ctx.target.laneId(b), "lane.col") : colBegin;
+        LoopResult inner = emitStridedLoop(
+            b, laneBegin, colEnd, splitLanes ? lanes : nullptr, initial,
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
@@ -324,9 +338,22 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
         if (!anyArg)
           ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         for (size_t i = 0; i < reductions.size(); ++i) {
-          llvm::Value *value = ctx.target.emitCrossLaneReduce(
-              b, reductions[i].result(b, stateOf(inner.carried, i)),
-              [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
+          llvm::Value *value;
+          if (splitLanes) {
+            // The lanes' states merge before the result is taken, in the
+            // accumulation type.
+            const Reduction &r = reductions[i];
+            llvm::Value *state = ctx.target.emitCrossLaneReduce(
+                b, stateOf(inner.carried, i)[0],
+                [&r](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) {
+                  return r.combine(ib, {x}, y)[0];
+                });
+            value = r.result(b, {state});
+          } else {
+            value = ctx.target.emitCrossLaneReduce(
+                b, reductions[i].result(b, stateOf(inner.carried, i)),
+                [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
+          }
           if (partial) {
             // A block has one row: its chunk's state goes to partialBase.
             Reduction wide(op, /*inRegisters=*/false, /*wideSums=*/true);
