@@ -100,8 +100,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         // The block's lanes split the columns (CPU: one lane, the loop as is).
         llvm::Value *lanes = ctx.target.laneCount(b);
-        bool oneLane =
-            llvm::isa<llvm::ConstantInt>(lanes) && llvm::cast<llvm::ConstantInt>(lanes)->isOne();
+        bool oneLane = isSingleLane(lanes);
         llvm::Value *laneBegin =
             oneLane ? colBegin : b.CreateAdd(colBegin, ctx.target.laneId(b), "lane.col");
         LoopResult inner = emitStridedLoop(

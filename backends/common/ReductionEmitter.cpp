@@ -297,10 +297,9 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   // otherwise (argmax, NaN-flagged extrema) every lane reduces the whole
   // row and they agree. One lane (CPU): the loop as is.
   llvm::Value *lanes = ctx.target.laneCount(b);
-  bool oneLane =
-      llvm::isa<llvm::ConstantInt>(lanes) && llvm::cast<llvm::ConstantInt>(lanes)->isOne();
-  bool splitLanes = !oneLane && std::all_of(reductions.begin(), reductions.end(),
-                                            [](const Reduction &r) { return r.mergeable(); });
+  bool splitLanes =
+      !isSingleLane(lanes) && std::all_of(reductions.begin(), reductions.end(),
+                                          [](const Reduction &r) { return r.mergeable(); });
   // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
   LoopResult rowLoop = emitLoop(

@@ -71,6 +71,25 @@ public:
   virtual void annotateRowLoop(llvm::BranchInst *latch) = 0;
 };
 
+/// Marks a kernel's buffers and dims arrays (arguments 0 and 1, KernelABI.h):
+/// the kernel only reads them and never writes memory that overlaps them, so
+/// they are noalias and readonly; the data buffers are not marked (inputs and
+/// outputs are distinct, but nothing checks it).
+inline void markArgumentArrays(llvm::Function *kernel) {
+  for (unsigned i = 0; i < 2; ++i) {
+    kernel->addParamAttr(i, llvm::Attribute::NoAlias);
+    kernel->addParamAttr(i, llvm::Attribute::ReadOnly);
+    kernel->addParamAttr(i, llvm::Attribute::NoCapture);
+  }
+}
+
+/// Whether `laneCount` (Target::laneCount) is the constant 1: the CPU, whose
+/// loops stay as they are instead of being split over lanes.
+inline bool isSingleLane(llvm::Value *laneCount) {
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(laneCount);
+  return constant && constant->isOne();
+}
+
 /// Element `index` of a kernel's buffers array (KernelABI.h): a pointer.
 inline llvm::Value *loadBufferPointer(llvm::IRBuilder<> &b, llvm::Value *buffers, int index) {
   llvm::Type *ptr = b.getPtrTy();

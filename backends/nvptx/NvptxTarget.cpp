@@ -55,11 +55,7 @@ llvm::Function *NvptxTarget::createKernel(llvm::Module &module, const std::strin
   const char *names[] = {"buffers", "dims", "blockBegin"};
   for (unsigned i = 0; i < 3; ++i)
     kernel_->getArg(i)->setName(names[i]);
-  for (unsigned i = 0; i < 2; ++i) {
-    kernel_->addParamAttr(i, llvm::Attribute::NoAlias);
-    kernel_->addParamAttr(i, llvm::Attribute::ReadOnly);
-    kernel_->addParamAttr(i, llvm::Attribute::NoCapture);
-  }
+  markArgumentArrays(kernel_);
   b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", kernel_));
   sharedOffset_ = b.getInt64(0);
   return kernel_;

@@ -47,11 +47,6 @@ public:
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
 
-  /// Bytes of dynamic shared memory the kernel being emitted has carved so
-  /// far (an i64 value at the current insertion point's dims): the launch's
-  /// shared-memory size.
-  llvm::Value *sharedBytes() const { return sharedOffset_; }
-
 private:
   /// `value` combined over the 32 lanes of each warp (every lane gets its
   /// warp's result).

@@ -30,14 +30,7 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
   const char *names[kCpuKernelArgs] = {"buffers", "dims", "blockBegin", "blockEnd", "streamMask"};
   for (unsigned i = 0; i < kCpuKernelArgs; ++i)
     kernel_->getArg(i)->setName(names[i]);
-  // The kernel only reads the two arrays and never writes memory that
-  // overlaps them, so they may be noalias and readonly; the data buffers
-  // are not marked (inputs and outputs are distinct, but nothing checks it).
-  for (unsigned i = 0; i < 2; ++i) {
-    kernel_->addParamAttr(i, llvm::Attribute::NoAlias);
-    kernel_->addParamAttr(i, llvm::Attribute::ReadOnly);
-    kernel_->addParamAttr(i, llvm::Attribute::NoCapture);
-  }
+  markArgumentArrays(kernel_);
   b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", kernel_));
   return kernel_;
 }
