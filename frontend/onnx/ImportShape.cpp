@@ -317,27 +317,24 @@ absl::StatusOr<std::vector<DimExpr>> runtimeReshapeTarget(ImportContext &c, cons
 }
 
 absl::Status importReshape(ImportContext &c) {
+  const bool allowZero = c.intAttr("allowzero", 0) != 0;
+  std::vector<DimExpr> shape;
+  Value *x = nullptr;
   if (c.inputIsRuntime(1)) {
-    XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-    XS_ASSIGN_OR_RETURN(Value * shape, c.input(1));
-    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target,
-                        runtimeReshapeTarget(c, x->type(), shape, c.intAttr("allowzero", 0) != 0));
-    XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, target));
-    c.setOutput(0, y);
-    return absl::OkStatus();
-  }
-  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target, c.dimsInput(1, "the shape of Reshape"));
-  const OnnxValue *in = c.onnxInput(0);
-  if (in && in->dims && !in->value) {
+    XS_ASSIGN_OR_RETURN(x, c.input(0));
+    XS_ASSIGN_OR_RETURN(Value * target, c.input(1));
+    XS_ASSIGN_OR_RETURN(shape, runtimeReshapeTarget(c, x->type(), target, allowZero));
+  } else {
+    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> target, c.dimsInput(1, "the shape of Reshape"));
+    const OnnxValue *in = c.onnxInput(0);
     // A vector of dims reshaped to a vector (or scalar) stays dims.
-    if (target.size() <= 1) {
+    if (in && in->dims && !in->value && target.size() <= 1) {
       c.setOutputDims(0, *in->dims, target.empty());
       return absl::OkStatus();
     }
+    XS_ASSIGN_OR_RETURN(x, c.input(0));
+    XS_ASSIGN_OR_RETURN(shape, reshapeTarget(c, x->type(), target, allowZero));
   }
-  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
-  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> shape,
-                      reshapeTarget(c, x->type(), target, c.intAttr("allowzero", 0) != 0));
   XS_ASSIGN_OR_RETURN(Value * y, c.reshape(x, shape));
   c.setOutput(0, y);
   return absl::OkStatus();
