@@ -12,6 +12,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
 #include "runtime/cpu/CpuDevice.h"
+#include "runtime/cuda/CudaDevice.h"
 
 #ifndef XSTITCH_VERSION
 #error "XSTITCH_VERSION must be defined by the build (driver/CMakeLists.txt)"
@@ -23,8 +24,11 @@ namespace {
 absl::Status checkDevice(const CompileOptions &options) {
   if (options.device == "cpu")
     return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("device '", options.device, "' is not supported; available devices: cpu"));
+  if (isCudaDeviceName(options.device))
+    return cudaOrdinal(options.device).status();
+  return absl::InvalidArgumentError(absl::StrCat("device '", options.device,
+                                                 "' is not supported; devices are cpu and "
+                                                 "cuda[:N]"));
 }
 
 X86Options x86Options(const CompileOptions &options) {
@@ -72,6 +76,29 @@ Device &cpuDevice(int threads, bool flushDenormals) {
   return *device;
 }
 
+// One CUDA device per GPU, shared by every compilation. A GPU that cannot be
+// opened is tried again at the next compile (the error may be transient).
+absl::StatusOr<Device *> cudaDevice(int ordinal) {
+  static std::mutex *mutex = new std::mutex();
+  static auto *devices = new std::map<int, std::unique_ptr<Device>>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  std::unique_ptr<Device> &device = (*devices)[ordinal];
+  if (!device) {
+    cuda::CudaDeviceOptions cudaOptions;
+    cudaOptions.ordinal = ordinal;
+    XS_ASSIGN_OR_RETURN(device, cuda::createCudaDevice(cudaOptions));
+  }
+  return device.get();
+}
+
+/// The NVPTX backend's options for CUDA device `name`: its queried limits.
+absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name) {
+  XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(name));
+  NvptxOptions nvptx;
+  nvptx.limits = std::move(limits);
+  return nvptx;
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -84,6 +111,18 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     return plan.status();
   stages.planSeconds = secondsSince(start);
   start = std::chrono::steady_clock::now();
+  if (isCudaDeviceName(options.device)) {
+    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
+    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(*plan, nvptx));
+    CompiledProgram program{plan->host, "ptx", {std::move(ptx)}};
+    stages.llvmSeconds = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
+    XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal));
+    absl::StatusOr<std::shared_ptr<Executable>> loaded = device->load(std::move(program));
+    stages.loadSeconds = secondsSince(start);
+    return loaded;
+  }
   absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
   if (!program.ok())
     return program.status();
@@ -130,6 +169,10 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
     return s;
   PlanOptions planOptions;
   planOptions.fusion = options.fusion;
+  if (isCudaDeviceName(options.device)) {
+    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
+    return planProgram(function, nvptxTargetDescription(nvptx), planOptions);
+  }
   return planProgram(function, x86TargetDescription(x86Options(options)), planOptions);
 }
 
@@ -148,6 +191,9 @@ absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
 
 absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
                                        bool optimized) {
+  if (options.device != "cpu")
+    return absl::InvalidArgumentError(
+        absl::StrCat("x86 LLVM IR is CPU code; for ", options.device, " emit ptx or nvptx-llvm"));
   absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
   if (!plan.ok())
     return plan.status();

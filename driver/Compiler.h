@@ -20,9 +20,11 @@
 namespace xs {
 
 struct CompileOptions {
-  std::string device = "cpu"; // "cpu" (cuda, hip later)
-  bool fusion = true;         // false: one kernel per op (--no-fusion)
-  int threads = 0;            // CPU workers; 0: all cores
+  /// "cpu", or "cuda" / "cuda:N": GPU N through the CUDA driver, planned
+  /// with its queried limits (hip later).
+  std::string device = "cpu";
+  bool fusion = true; // false: one kernel per op (--no-fusion)
+  int threads = 0;    // CPU workers; 0: all cores
   /// CPU kernels flush subnormal floats to zero (runtime/cpu/DenormalFlush.h;
   /// false: --keep-denormals).
   bool flushDenormals = true;

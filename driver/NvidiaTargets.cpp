@@ -22,18 +22,30 @@ NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device) {
   return l;
 }
 
-absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
-  if (target != "cuda" && target.rfind("cuda:", 0) != 0)
-    return nvidiaPreset(target);
+bool isCudaDeviceName(std::string_view name) {
+  return name == "cuda" || name.rfind("cuda:", 0) == 0;
+}
+
+absl::StatusOr<int> cudaOrdinal(std::string_view name) {
   int ordinal = 0;
-  if (target.size() > 5 &&
-      (!absl::SimpleAtoi(absl::string_view(target.data() + 5, target.size() - 5), &ordinal) ||
-       ordinal < 0))
+  if (!isCudaDeviceName(name) ||
+      (name.size() > 5 &&
+       (!absl::SimpleAtoi(absl::string_view(name.data() + 5, name.size() - 5), &ordinal) ||
+        ordinal < 0)))
     return absl::InvalidArgumentError(
-        strCat("'", target, "' names no CUDA device: write cuda or cuda:N with N >= 0"));
+        strCat("'", name, "' names no CUDA device: write cuda or cuda:N with N >= 0"));
+  return ordinal;
+}
+
+absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
+  if (!isCudaDeviceName(target))
+    return nvidiaPreset(target);
+  XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(target));
   XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
   XS_ASSIGN_OR_RETURN(cuda::CudaDeviceInfo device, driver->deviceInfo(ordinal));
   return nvidiaLimitsOf(device);
 }
+
+std::string autoDevice() { return resolveNvidiaTarget("cuda:0").ok() ? "cuda:0" : "cpu"; }
 
 } // namespace xs

@@ -16,10 +16,19 @@ namespace xs {
 /// The limits of a queried device, in NvidiaDeviceLimits' terms.
 NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device);
 
+/// Whether `name` names a CUDA device ("cuda", "cuda:N").
+bool isCudaDeviceName(std::string_view name);
+/// N of "cuda:N" (0 for "cuda"); anything else is an InvalidArgument error.
+absl::StatusOr<int> cudaOrdinal(std::string_view name);
+
 /// `target` is a preset name ("sm_90"), or "cuda" / "cuda:N" for the limits
 /// of CUDA device N (0 by default), queried through the driver. Errors say
 /// what is missing (no driver, no such device) or list the presets.
 absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target);
+
+/// The device `--device=auto` means: "cuda:0" where a driver sees a GPU that
+/// xstitch generates code for, else "cpu".
+std::string autoDevice();
 
 } // namespace xs
 

@@ -67,6 +67,9 @@ std::string stepText(const HostStep &step) {
                     v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
                     v.blocksPerTask == DimExpr(1) ? std::string()
                                                   : strCat(" blocks/task ", v.blocksPerTask.str()),
+                    v.blockBufferBytes == DimExpr(0)
+                        ? std::string()
+                        : strCat(" block-buffer bytes ", v.blockBufferBytes.str()),
                     "\n");
     }
     return out;

@@ -59,7 +59,15 @@ struct HostLaunchVariant {
   /// Vertical packing: consecutive blocks one task runs
   /// (KernelVariant::blocksPerTask).
   DimExpr blocksPerTask = DimExpr(1);
+  /// Bytes of block buffers one block uses at most, each buffer rounded up
+  /// to kBlockBufferAlignment (GPUs: the dynamic shared memory a launch
+  /// asks for; x86 keeps block buffers on the worker's stack and ignores it).
+  DimExpr blockBufferBytes = DimExpr(0);
 };
+
+/// Block buffers start at multiples of this many bytes (the widest vector
+/// access of any target).
+inline constexpr int64_t kBlockBufferAlignment = 16;
 
 /// The function of phase `phase` of a launch variant on targets that split
 /// phases: `symbol` for phase 0, `symbol.p<phase>` after it.
@@ -95,6 +103,9 @@ struct HostPlan {
   /// Temporaries sharing a slot never live at the same time; a slot's size
   /// is the largest of its buffers at the call's dims.
   int numSlots = 0;
+  /// Lanes of a block, as planned (TargetDescription::lanesPerBlock): GPU
+  /// launches run blocks of this many threads.
+  int64_t lanesPerBlock = 1;
 };
 
 /// A compiled function: the host plan and the kernels' code. For the x86

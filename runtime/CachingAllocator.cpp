@@ -5,8 +5,31 @@
 
 namespace xs {
 
+namespace {
+
+class HostMemorySource : public MemorySource {
+public:
+  void *allocate(int64_t bytes) override {
+    return std::aligned_alloc(CachingAllocator::kAlignment, static_cast<size_t>(bytes));
+  }
+  void free(void *block) override { std::free(block); }
+};
+
+} // namespace
+
+std::shared_ptr<MemorySource> hostMemorySource() {
+  static std::shared_ptr<MemorySource> *source =
+      new std::shared_ptr<MemorySource>(std::make_shared<HostMemorySource>());
+  return *source;
+}
+
 std::shared_ptr<CachingAllocator> CachingAllocator::create(const CachingAllocatorOptions &options) {
-  return std::shared_ptr<CachingAllocator>(new CachingAllocator(options));
+  return create(options, hostMemorySource());
+}
+
+std::shared_ptr<CachingAllocator> CachingAllocator::create(const CachingAllocatorOptions &options,
+                                                           std::shared_ptr<MemorySource> source) {
+  return std::shared_ptr<CachingAllocator>(new CachingAllocator(options, std::move(source)));
 }
 
 CachingAllocator::~CachingAllocator() { releaseCached(); }
@@ -37,7 +60,7 @@ std::shared_ptr<void> CachingAllocator::allocate(int64_t bytes) {
     stats_.liveBytes += size;
   }
   if (block == nullptr) {
-    block = std::aligned_alloc(kAlignment, static_cast<size_t>(size));
+    block = source_->allocate(size);
     if (block == nullptr) {
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.liveBytes -= size;
@@ -58,7 +81,7 @@ void CachingAllocator::release(void *block, int64_t size) {
       return;
     }
   }
-  std::free(block);
+  source_->free(block);
 }
 
 CachingAllocatorStats CachingAllocator::stats() const {
@@ -75,7 +98,7 @@ void CachingAllocator::releaseCached() {
   }
   for (auto &[size, list] : blocks)
     for (void *block : list)
-      std::free(block);
+      source_->free(block);
 }
 
 } // namespace xs

@@ -1,11 +1,13 @@
 #ifndef XSTITCH_RUNTIME_CACHINGALLOCATOR_H
 #define XSTITCH_RUNTIME_CACHINGALLOCATOR_H
 
-// A thread-safe caching allocator of aligned host memory. Requests are rounded
-// up to a size class (four classes per power of two, so at most 25% is
-// wasted); a freed block goes back to its class's free list and serves the
-// next request of that class without a system call. Runs that repeat with
-// the same dims therefore allocate nothing after the first.
+// A thread-safe caching allocator. Requests are rounded up to a size class
+// (four classes per power of two, so at most 25% is wasted); a freed block
+// goes back to its class's free list and serves the next request of that
+// class without a system call. Runs that repeat with the same dims therefore
+// allocate nothing after the first. The memory comes from a MemorySource:
+// aligned host memory by default, device memory for GPU devices (whose
+// pointers are device addresses held as void*).
 
 #include <cstdint>
 #include <map>
@@ -21,6 +23,19 @@ struct CachingAllocatorOptions {
   int64_t maxCachedBytes = int64_t{4} << 30;
 };
 
+/// Where an allocator's blocks come from and go back to. Thread-safe.
+class MemorySource {
+public:
+  virtual ~MemorySource() = default;
+  /// `bytes` aligned to CachingAllocator::kAlignment; nullptr when out of
+  /// memory.
+  virtual void *allocate(int64_t bytes) = 0;
+  virtual void free(void *block) = 0;
+};
+
+/// Host memory from aligned_alloc.
+std::shared_ptr<MemorySource> hostMemorySource();
+
 struct CachingAllocatorStats {
   int64_t allocations = 0; // requests served
   int64_t cacheHits = 0;   // requests served from a free list
@@ -33,6 +48,8 @@ public:
   static constexpr size_t kAlignment = 64;
 
   static std::shared_ptr<CachingAllocator> create(const CachingAllocatorOptions &options = {});
+  static std::shared_ptr<CachingAllocator> create(const CachingAllocatorOptions &options,
+                                                  std::shared_ptr<MemorySource> source);
   ~CachingAllocator();
   CachingAllocator(const CachingAllocator &) = delete;
   CachingAllocator &operator=(const CachingAllocator &) = delete;
@@ -50,10 +67,12 @@ public:
   void releaseCached();
 
 private:
-  explicit CachingAllocator(const CachingAllocatorOptions &options) : options_(options) {}
+  CachingAllocator(const CachingAllocatorOptions &options, std::shared_ptr<MemorySource> source)
+      : options_(options), source_(std::move(source)) {}
   void release(void *block, int64_t size);
 
   CachingAllocatorOptions options_;
+  std::shared_ptr<MemorySource> source_;
   mutable std::mutex mutex_;
   std::map<int64_t, std::vector<void *>> freeBlocks_; // size class -> blocks
   CachingAllocatorStats stats_;

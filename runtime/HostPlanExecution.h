@@ -16,6 +16,11 @@
 
 namespace xs {
 
+/// Structural checks of a plan built by the planner (buffer indices, alias
+/// chains, launch variants): a violation is a bug in xstitch, reported once
+/// when a device loads the plan instead of crashing in run(). Internal error.
+absl::Status checkHostPlan(const HostPlan &plan);
+
 /// Binds the plan's symbols from the shapes of `inputs` (one per parameter,
 /// typed by HostPlan::paramTypes), computes the host symbols (reading the
 /// elements of the inputs they use, which must be in host memory), derives

@@ -22,6 +22,18 @@ config.substitutions.append(("%src_root", config.xstitch_source_dir))
 config.substitutions.append(("FileCheck", config.filecheck))
 config.substitutions.append(("not ", config.not_tool + " "))
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+# Golden outputs are the CPU's: xstitch-run's --device=auto would pick a GPU
+# where there is one. GPU tests name their device.
+config.environment["XSTITCH_DEVICE"] = "cpu"
+
+# `REQUIRES: cuda-driver` / `UNSUPPORTED: cuda-driver`: the NVIDIA driver
+# library loads (a GPU machine), or not.
+try:
+    import ctypes
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass
 
 # `REQUIRES: ptxas`: tests that assemble emitted PTX with the CUDA toolkit's
 # ptxas; lit reports them UNSUPPORTED where CMake found none.

@@ -18,7 +18,7 @@ namespace xs {
 
 struct ConformanceOptions {
   std::string dir;
-  std::string device = "cpu"; // cpu or ref
+  std::string device = "cpu"; // ref, cpu or cuda:N
   CompileOptions compile;
   /// Only cases whose name contains this.
   std::string filter;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iostream>
 
 #include "absl/strings/numbers.h"
@@ -13,7 +14,9 @@
 #include "absl/strings/str_join.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "driver/Compiler.h"
+#include "driver/NvidiaTargets.h"
 #include "frontend/onnx/OnnxImporter.h"
+#include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
@@ -34,9 +37,10 @@ namespace xs {
 namespace {
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "ref|cpu|auto",
-     "where to run: the reference interpreter, compiled CPU code, or the best device present "
-     "(default auto = cpu)"},
+    {"device", true, false, "ref|cpu|cuda[:N]|auto",
+     "where to run: the reference interpreter, compiled CPU code, NVIDIA GPU N through the CUDA "
+     "driver, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
+     "the driver sees a GPU, else cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]",
      "a parameter's value from a .npy or ONNX TensorProto .pb file, or random (the default); "
@@ -194,6 +198,27 @@ bool printComparison(std::ostream &out, std::string_view what, const std::string
     out << absl::StrFormat("  at %s: got %.9g, expected %.9g\n",
                            formatIndex(d.index, actual.shape()), d.actual, d.expected);
   return false;
+}
+
+// --device when the flag is absent: $XSTITCH_DEVICE (test suites pin it, as
+// JAX_PLATFORMS does for JAX), else auto.
+std::string deviceFlag(const ParsedArgs &args) {
+  const char *fromEnvironment = std::getenv("XSTITCH_DEVICE");
+  return args.get("device", fromEnvironment && *fromEnvironment ? fromEnvironment : "auto");
+}
+
+// The device a --device value means: auto picks a GPU when one is present.
+absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
+  if (flag == "auto")
+    return autoDevice();
+  if (flag == "ref" || flag == "cpu")
+    return flag;
+  if (isCudaDeviceName(flag)) {
+    XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(flag));
+    return absl::StrCat("cuda:", ordinal);
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown device '", flag, "'; devices are ref, cpu, cuda[:N] and auto"));
 }
 
 // How to compile, from the flags.
@@ -375,16 +400,16 @@ int run(int argc, char **argv) {
   if (args->has("conformance")) {
     ConformanceOptions options;
     options.dir = args->get("conformance");
-    options.device = args->get("device", "auto");
-    if (options.device == "auto")
-      options.device = "cpu";
-    if (options.device != "ref" && options.device != "cpu")
-      return report(absl::InvalidArgumentError(absl::StrCat(
-          "device '", options.device, "' is not available in this build; available: ref, cpu")));
+    absl::StatusOr<std::string> device = resolveDeviceFlag(deviceFlag(*args));
+    if (!device.ok())
+      return report(device.status());
+    options.device = *device;
     absl::StatusOr<CompileOptions> compile = compileOptionsFrom(*args);
     if (!compile.ok())
       return report(compile.status());
     options.compile = *compile;
+    if (options.device != "ref")
+      options.compile.device = options.device;
     options.filter = args->get("filter");
     options.freezeShapeInputs = !args->has("runtime-shapes");
     absl::StatusOr<ConformanceSummary> summary = runConformance(options, std::cout);
@@ -398,12 +423,15 @@ int run(int argc, char **argv) {
     return kExitUserError;
   }
   const std::string path = args->positional()[0];
-  std::string device = args->get("device", "auto");
-  if (device == "auto")
-    device = "cpu";
-  if (device != "ref" && device != "cpu")
-    return report(absl::InvalidArgumentError(absl::StrCat(
-        "device '", device, "' is not available in this build; available devices: ref, cpu")));
+  // x86 LLVM IR is what the CPU device runs: --emit=llvm on a GPU machine
+  // means the CPU.
+  const bool emitsX86 = args->get("emit") == "llvm" || args->get("emit") == "llvm-unopt";
+  absl::StatusOr<std::string> resolvedDevice = emitsX86 && deviceFlag(*args) == "auto"
+                                                   ? absl::StatusOr<std::string>("cpu")
+                                                   : resolveDeviceFlag(deviceFlag(*args));
+  if (!resolvedDevice.ok())
+    return report(resolvedDevice.status());
+  const std::string device = *resolvedDevice;
   const bool json = args->has("report");
   if (json && args->get("report") != "json")
     return report(absl::InvalidArgumentError(
@@ -413,6 +441,8 @@ int run(int argc, char **argv) {
   absl::StatusOr<CompileOptions> compileOptions = compileOptionsFrom(*args);
   if (!compileOptions.ok())
     return report(compileOptions.status());
+  if (device != "ref")
+    compileOptions->device = device;
 
   // The graph that runs gets the default pipeline; --check compares it with
   // the untransformed graph (shape inference only).
@@ -427,12 +457,16 @@ int run(int argc, char **argv) {
   if (args->has("emit")) {
     std::string what = args->get("emit");
     if (what == "ptx" || what == "nvptx-llvm") {
-      if (!args->has("target"))
+      // The GPU compiled for: --target, else the CUDA device run on.
+      std::string target = args->has("target")        ? args->get("target")
+                           : isCudaDeviceName(device) ? device
+                                                      : std::string();
+      if (target.empty())
         return report(absl::InvalidArgumentError(
             absl::StrCat("--emit=", what, " needs --target: a preset (",
                          absl::StrJoin(nvidiaPresetNames(), ", "), ") or cuda[:N]")));
       absl::StatusOr<std::string> code =
-          emitNvidiaKernels(**function, *compileOptions, args->get("target"), what == "nvptx-llvm");
+          emitNvidiaKernels(**function, *compileOptions, target, what == "nvptx-llvm");
       if (!code.ok())
         return report(code.status());
       std::cout << *code;
@@ -519,7 +553,7 @@ int run(int argc, char **argv) {
   }
 
   std::shared_ptr<Executable> executable;
-  if (device == "cpu") {
+  if (device != "ref") {
     CompileInfo info;
     absl::StatusOr<std::shared_ptr<Executable>> compiled =
         compileFunction(**function, *compileOptions, &info);

@@ -28,6 +28,33 @@ bool isSplatConstant(const Operation &op) {
          op.attr("value")->getLiteral().shape.empty();
 }
 
+/// The bytes of block buffers a block of `variant` uses at most
+/// (HostLaunchVariant::blockBufferBytes). A tile takes its elements; a column
+/// reduction's accumulators take their columns' states (at most two values of
+/// at most 8 bytes each), capped by the target's budget as the emitter caps
+/// its tile, one buffer per state.
+DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &target) {
+  constexpr int64_t kMaxStates = 2, kMaxStateBytes = 8;
+  auto aligned = [](DimExpr bytes) {
+    return DimExpr::ceilDiv(std::move(bytes), kBlockBufferAlignment) * kBlockBufferAlignment;
+  };
+  DimExpr total(0);
+  for (const PlanBuffer &b : variant.buffers) {
+    if (b.level != BufferLevel::Block || b.inResult)
+      continue;
+    if (!b.accumulators) {
+      total = total + aligned(b.elements * elementByteSize(b.value->type().elementType()));
+      continue;
+    }
+    std::optional<int64_t> columns = b.elements.constantValue();
+    int64_t bytes = target.blockBufferBytes;
+    if (columns && *columns > 0)
+      bytes = std::min(bytes, *columns * kMaxStates * kMaxStateBytes);
+    total = total + DimExpr(bytes + kMaxStates * kBlockBufferAlignment);
+  }
+  return total;
+}
+
 std::string opSummary(const Operation &op) {
   return strCat("%", op.result()->name(), " = ", op.mnemonic());
 }
@@ -248,7 +275,8 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     const KernelVariant &v = kernel.variants[i];
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
-                                              static_cast<int>(v.phases.size()), v.blocksPerTask});
+                                              static_cast<int>(v.phases.size()), v.blocksPerTask,
+                                              blockBufferBytes(v, target_)});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;
@@ -443,6 +471,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     return s;
   HostPlan &host = plan_.host;
   host.function = function_.name();
+  host.lanesPerBlock = target_.lanesPerBlock;
   host.constraints = function_.constraints();
   host.hostSymbols = function_.sharedHostSymbols();
   for (const auto &param : function_.params()) {

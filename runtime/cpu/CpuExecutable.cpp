@@ -17,64 +17,6 @@ namespace xs {
 
 namespace {
 
-bool validIndex(int index, size_t size) { return index >= 0 && static_cast<size_t>(index) < size; }
-
-/// Structural checks of a plan built by the planner: a violation is a bug in
-/// xstitch, reported once at load instead of crashing in run().
-absl::Status checkPlan(const HostPlan &plan) {
-  auto bad = [&](auto &&...pieces) {
-    return absl::InternalError(strCat("host plan of @", plan.function, ": ", pieces...));
-  };
-  size_t numBuffers = plan.buffers.size();
-  for (size_t b = 0; b < numBuffers; ++b) {
-    const HostBuffer &buffer = plan.buffers[b];
-    switch (buffer.kind) {
-    case HostBuffer::Kind::Input:
-      if (!validIndex(buffer.paramIndex, plan.paramTypes.size()))
-        return bad("input %", buffer.name, " has parameter index ", buffer.paramIndex);
-      break;
-    case HostBuffer::Kind::Temporary:
-      if (!validIndex(buffer.slot, static_cast<size_t>(plan.numSlots)))
-        return bad("temporary %", buffer.name, " has slot ", buffer.slot);
-      break;
-    case HostBuffer::Kind::Alias: {
-      // Chains of aliases must end at a real buffer.
-      size_t hops = 0;
-      int target = static_cast<int>(b);
-      while (validIndex(target, numBuffers) &&
-             plan.buffers[static_cast<size_t>(target)].kind == HostBuffer::Kind::Alias &&
-             hops++ <= numBuffers)
-        target = plan.buffers[static_cast<size_t>(target)].aliasOf;
-      if (!validIndex(target, numBuffers))
-        return bad("alias %", buffer.name, " does not resolve to a buffer");
-      break;
-    }
-    case HostBuffer::Kind::Constant:
-    case HostBuffer::Kind::Output:
-      break;
-    }
-  }
-  for (int output : plan.outputs)
-    if (!validIndex(output, numBuffers))
-      return bad("output buffer ", output, " out of range");
-  for (const HostStep &step : plan.steps) {
-    for (int b : step.buffers)
-      if (!validIndex(b, numBuffers))
-        return bad("step ", step.kernel, " uses buffer ", b, " out of range");
-    if (step.kind == HostStep::Kind::Launch && step.variants.empty())
-      return bad("kernel ", step.kernel, " has no launch variant");
-    for (const HostLaunchVariant &variant : step.variants)
-      if (variant.phases < 1)
-        return bad("kernel ", step.kernel, " variant ", variant.symbol, " has ", variant.phases,
-                   " phases");
-    if (step.kind == HostStep::Kind::Alias && step.buffers.size() != 2)
-      return bad("alias step with ", step.buffers.size(), " buffers");
-    if (step.kind == HostStep::Kind::Library && step.buffers.empty())
-      return bad("library step ", mnemonic(step.libraryOp), " without a result");
-  }
-  return absl::OkStatus();
-}
-
 /// Calls JIT-compiled kernel code. Clang's -fsanitize=function checks an
 /// indirect call by reading a type signature just before the callee, which
 /// code from LLVM's JIT does not have (and the read can fall off a page).
@@ -107,7 +49,7 @@ struct CpuExecutable::CallState {
 absl::StatusOr<std::shared_ptr<CpuExecutable>>
 CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
                       std::shared_ptr<tbb::task_arena> arena, bool flushDenormals) {
-  if (absl::Status s = checkPlan(program.host); !s.ok())
+  if (absl::Status s = checkHostPlan(program.host); !s.ok())
     return s;
   std::shared_ptr<CpuExecutable> executable(new CpuExecutable());
   executable->plan_ = std::move(program.host);

@@ -76,6 +76,7 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuModuleUnload", d->cuModuleUnload);
   take("cuModuleGetFunction", d->cuModuleGetFunction);
   take("cuFuncSetAttribute", d->cuFuncSetAttribute);
+  take("cuFuncGetAttribute", d->cuFuncGetAttribute);
   take("cuOccupancyMaxActiveBlocksPerMultiprocessor",
        d->cuOccupancyMaxActiveBlocksPerMultiprocessor);
   take("cuMemAlloc_v2", d->cuMemAlloc);
@@ -83,9 +84,17 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuMemcpyHtoD_v2", d->cuMemcpyHtoD);
   take("cuMemcpyDtoH_v2", d->cuMemcpyDtoH);
   take("cuMemsetD8_v2", d->cuMemsetD8);
+  take("cuMemcpyHtoDAsync_v2", d->cuMemcpyHtoDAsync);
+  take("cuMemcpyDtoHAsync_v2", d->cuMemcpyDtoHAsync);
+  take("cuMemcpyDtoDAsync_v2", d->cuMemcpyDtoDAsync);
   take("cuStreamCreate", d->cuStreamCreate);
   take("cuStreamDestroy_v2", d->cuStreamDestroy);
   take("cuStreamSynchronize", d->cuStreamSynchronize);
+  take("cuEventCreate", d->cuEventCreate);
+  take("cuEventDestroy_v2", d->cuEventDestroy);
+  take("cuEventRecord", d->cuEventRecord);
+  take("cuEventSynchronize", d->cuEventSynchronize);
+  take("cuEventElapsedTime", d->cuEventElapsedTime);
   take("cuLaunchKernel", d->cuLaunchKernel);
   take("cuLaunchCooperativeKernel", d->cuLaunchCooperativeKernel);
   if (!s.ok()) {

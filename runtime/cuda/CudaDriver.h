@@ -25,6 +25,7 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
 
 /// What a device reports (cuDeviceGetAttribute), in the driver's units.
 struct CudaDeviceInfo {
@@ -67,6 +68,7 @@ struct CudaDriver {
   CUresult (*cuModuleGetFunction)(CUfunction *function, CUmodule module,
                                   const char *name) = nullptr;
   CUresult (*cuFuncSetAttribute)(CUfunction function, int attribute, int value) = nullptr;
+  CUresult (*cuFuncGetAttribute)(int *value, int attribute, CUfunction function) = nullptr;
   CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, CUfunction function,
                                                           int blockSize,
                                                           size_t dynamicSharedBytes) = nullptr;
@@ -75,9 +77,20 @@ struct CudaDriver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr destination, const void *source, size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoH)(void *destination, CUdeviceptr source, size_t bytes) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr destination, unsigned char value, size_t bytes) = nullptr;
+  CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr destination, const void *source, size_t bytes,
+                                CUstream stream) = nullptr;
+  CUresult (*cuMemcpyDtoHAsync)(void *destination, CUdeviceptr source, size_t bytes,
+                                CUstream stream) = nullptr;
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
+                                CUstream stream) = nullptr;
   CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags) = nullptr;
   CUresult (*cuStreamDestroy)(CUstream stream) = nullptr;
   CUresult (*cuStreamSynchronize)(CUstream stream) = nullptr;
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags) = nullptr;
+  CUresult (*cuEventDestroy)(CUevent event) = nullptr;
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;
+  CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
+  CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                              unsigned blockX, unsigned blockY, unsigned blockZ,
                              unsigned sharedBytes, CUstream stream, void **params,

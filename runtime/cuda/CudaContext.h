@@ -1,0 +1,96 @@
+#ifndef XSTITCH_RUNTIME_CUDA_CUDACONTEXT_H
+#define XSTITCH_RUNTIME_CUDA_CUDACONTEXT_H
+
+// One GPU as the CUDA device uses it: the driver, the GPU's primary context
+// (retained for the life of this object, shared with every other user of the
+// GPU in the process, as the CUDA runtime shares it), the GPU's attributes, a
+// caching allocator of device memory and a pool of streams. Calls from any
+// thread make the context current first; everything here is thread-safe.
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/CachingAllocator.h"
+#include "runtime/cuda/CudaDriver.h"
+
+namespace xs::cuda {
+
+struct CudaContextOptions {
+  /// Free device blocks kept for reuse at most.
+  int64_t maxCachedBytes = int64_t{8} << 30;
+};
+
+class CudaContext : public std::enable_shared_from_this<CudaContext> {
+public:
+  /// Retains GPU `ordinal`'s primary context. An ordinal without a GPU is an
+  /// InvalidArgument error naming the GPUs there are.
+  static absl::StatusOr<std::shared_ptr<CudaContext>>
+  create(const CudaDriver &driver, int ordinal, const CudaContextOptions &options = {});
+  ~CudaContext();
+  CudaContext(const CudaContext &) = delete;
+  CudaContext &operator=(const CudaContext &) = delete;
+
+  const CudaDriver &driver() const { return driver_; }
+  const CudaDeviceInfo &info() const { return info_; }
+  /// "cuda:0".
+  std::string name() const;
+  /// The driver's status of `result` (CudaDriver::check).
+  absl::Status check(CUresult result, std::string_view call) const {
+    return driver_.check(result, call);
+  }
+  /// Makes the primary context current on the calling thread.
+  absl::Status makeCurrent() const;
+
+  /// Device memory: blocks hold device addresses (CUdeviceptr) as void*.
+  const std::shared_ptr<CachingAllocator> &deviceMemory() const { return deviceMemory_; }
+  /// Host memory for results.
+  const std::shared_ptr<CachingAllocator> &hostMemory() const { return hostMemory_; }
+
+  /// A stream of the pool (created on first need); give it back with
+  /// releaseStream once the work queued on it is done.
+  absl::StatusOr<CUstream> acquireStream();
+  void releaseStream(CUstream stream);
+
+private:
+  CudaContext(const CudaDriver &driver, CudaDeviceInfo info)
+      : driver_(driver), info_(std::move(info)) {}
+
+  const CudaDriver &driver_;
+  CudaDeviceInfo info_;
+  CUdevice device_ = 0;
+  CUcontext context_ = nullptr;
+  std::shared_ptr<CachingAllocator> deviceMemory_;
+  std::shared_ptr<CachingAllocator> hostMemory_;
+  std::mutex streamsMutex_;
+  std::vector<CUstream> idleStreams_;
+  std::vector<CUstream> allStreams_;
+};
+
+/// A stream of a context's pool for the life of one scope: synchronizes and
+/// returns it when the scope ends, so that device blocks released after it
+/// are never still in use by queued work.
+class PooledStream {
+public:
+  static absl::StatusOr<PooledStream> acquire(CudaContext &context);
+  PooledStream(PooledStream &&other) noexcept : context_(other.context_), stream_(other.stream_) {
+    other.context_ = nullptr;
+  }
+  PooledStream &operator=(PooledStream &&) = delete;
+  ~PooledStream();
+  CUstream get() const { return stream_; }
+  /// Waits for the work queued so far; the error is the driver's.
+  absl::Status synchronize() const;
+
+private:
+  PooledStream(CudaContext &context, CUstream stream) : context_(&context), stream_(stream) {}
+  CudaContext *context_;
+  CUstream stream_;
+};
+
+} // namespace xs::cuda
+
+#endif // XSTITCH_RUNTIME_CUDA_CUDACONTEXT_H

@@ -1,0 +1,368 @@
+#include "runtime/cuda/CudaExecutable.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+
+#include "backends/common/KernelABI.h"
+#include "ir/Diagnostics.h"
+#include "runtime/HostPlanExecution.h"
+#include "runtime/cpu/LibraryOps.h"
+
+namespace xs::cuda {
+
+namespace {
+
+// CUjit_option and CUfunction_attribute values (cuda.h); stable across
+// driver versions.
+constexpr int kJitErrorLogBuffer = 5;
+constexpr int kJitErrorLogBufferBytes = 6;
+constexpr int kFuncSharedSizeBytes = 1;
+constexpr int kFuncMaxDynamicSharedSizeBytes = 8;
+
+/// The largest gridDim.x; longer grids are several launches (blockBegin).
+constexpr int64_t kMaxGridX = std::numeric_limits<int32_t>::max();
+
+CUdeviceptr address(const std::shared_ptr<void> &block) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));
+}
+
+std::string stepName(const HostStep &step) {
+  if (!step.kernel.empty())
+    return step.kernel;
+  return std::string(mnemonic(step.libraryOp));
+}
+
+} // namespace
+
+/// Everything one call of run() owns. The stream is declared last so that
+/// it is synchronized (PooledStream's destructor) before any block returns
+/// to the allocator, also when the call stops at an error.
+struct CudaExecutable::CallState {
+  DimBindings dims;
+  BufferLayout layout;
+  std::vector<CUdeviceptr> data;            // per buffer: its device address
+  std::vector<std::shared_ptr<void>> owned; // per buffer: device blocks of inputs and outputs
+  std::shared_ptr<void> arena;              // temporaries
+  /// The dims array, then each launch step's buffer pointers.
+  std::shared_ptr<void> table;
+  std::vector<int64_t> stepTableOffset; // per step: byte offset of its pointers in `table`
+  std::optional<PooledStream> stream;
+};
+
+absl::StatusOr<std::shared_ptr<CudaExecutable>>
+CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> context) {
+  XS_RETURN_IF_ERROR(checkHostPlan(program.host));
+  std::shared_ptr<CudaExecutable> executable(new CudaExecutable());
+  executable->plan_ = std::move(program.host);
+  executable->context_ = std::move(context);
+  const HostPlan &plan = executable->plan_;
+  CudaContext &ctx = *executable->context_;
+  const CudaDriver &driver = ctx.driver();
+  XS_RETURN_IF_ERROR(ctx.makeCurrent());
+
+  bool hasLaunches = std::any_of(plan.steps.begin(), plan.steps.end(), [](const HostStep &step) {
+    return step.kind == HostStep::Kind::Launch;
+  });
+  if (hasLaunches) {
+    if (program.objectFormat != "ptx" || program.objects.size() != 1)
+      return absl::InternalError(
+          strCat("the CUDA device loads one PTX module, not ", program.objects.size(),
+                 " of format '", program.objectFormat, "' (kernels of @", plan.function, ")"));
+    std::string log(16384, '\0');
+    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferBytes};
+    void *values[] = {log.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(log.size()))};
+    CUresult loaded = driver.cuModuleLoadDataEx(&executable->module_, program.objects[0].c_str(), 2,
+                                                options, values);
+    if (absl::Status s = ctx.check(loaded, "cuModuleLoadDataEx"); !s.ok()) {
+      log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
+      return absl::InternalError(strCat("the driver cannot load the PTX of @", plan.function, ": ",
+                                        s.message(), log.empty() ? "" : "\n", log));
+    }
+  }
+
+  int optIn = ctx.info().sharedBytesPerBlockOptIn;
+  executable->kernels_.resize(plan.steps.size());
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    const HostStep &step = plan.steps[s];
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    for (const HostLaunchVariant &variant : step.variants) {
+      std::vector<Kernel> phases;
+      for (int p = 0; p < variant.phases; ++p) {
+        std::string symbol = nvptxSymbol(phaseSymbol(variant.symbol, p));
+        Kernel kernel;
+        if (absl::Status found = ctx.check(
+                driver.cuModuleGetFunction(&kernel.function, executable->module_, symbol.c_str()),
+                "cuModuleGetFunction");
+            !found.ok())
+          return absl::InternalError(strCat("kernel ", step.kernel, ": the PTX of @", plan.function,
+                                            " has no kernel ", symbol, " (", found.message(), ")"));
+        XS_RETURN_IF_ERROR(
+            ctx.check(driver.cuFuncGetAttribute(&kernel.staticSharedBytes, kFuncSharedSizeBytes,
+                                                kernel.function),
+                      "cuFuncGetAttribute"));
+        // Launches may ask for up to the GPU's opt-in shared memory per
+        // block (48 KiB without this); the launch's own size is what counts
+        // for occupancy.
+        if (optIn > kernel.staticSharedBytes)
+          XS_RETURN_IF_ERROR(
+              ctx.check(driver.cuFuncSetAttribute(kernel.function, kFuncMaxDynamicSharedSizeBytes,
+                                                  optIn - kernel.staticSharedBytes),
+                        "cuFuncSetAttribute"));
+        phases.push_back(kernel);
+      }
+      executable->kernels_[s].push_back(std::move(phases));
+    }
+  }
+
+  executable->constants_.resize(plan.buffers.size());
+  for (size_t b = 0; b < plan.buffers.size(); ++b) {
+    const HostBuffer &buffer = plan.buffers[b];
+    if (buffer.kind != HostBuffer::Kind::Constant)
+      continue;
+    if (buffer.constant.elementType() != buffer.type.elementType())
+      return absl::InternalError(strCat("constant %", buffer.name, " holds ",
+                                        buffer.constant.typeStr(), " but has type ",
+                                        buffer.type.str()));
+    Tensor host = toTensor(buffer.constant);
+    int64_t bytes = host.view().byteSize();
+    std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
+    if (block == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of GPU memory uploading constant %",
+                                                 buffer.name, " (", bytes, " bytes) on ",
+                                                 ctx.name()));
+    if (bytes > 0)
+      XS_RETURN_IF_ERROR(
+          ctx.check(driver.cuMemcpyHtoD(address(block), host.data(), static_cast<size_t>(bytes)),
+                    "cuMemcpyHtoD"));
+    executable->constants_[b] = std::move(block);
+  }
+  return executable;
+}
+
+CudaExecutable::~CudaExecutable() {
+  if (module_ != nullptr && context_->makeCurrent().ok())
+    (void)context_->driver().cuModuleUnload(module_);
+}
+
+absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<TensorView> &inputs,
+                                                        RunStats *stats) const {
+  CudaContext &ctx = *context_;
+  const CudaDriver &driver = ctx.driver();
+  CallState call;
+  XS_ASSIGN_OR_RETURN(call.dims, bindInputDims(plan_, inputs));
+  XS_ASSIGN_OR_RETURN(call.layout, layoutBuffers(plan_, call.dims));
+  XS_ASSIGN_OR_RETURN(std::vector<int64_t> symbols, symbolValues(plan_, call.dims));
+  XS_RETURN_IF_ERROR(ctx.makeCurrent());
+  XS_ASSIGN_OR_RETURN(PooledStream stream, PooledStream::acquire(ctx));
+  call.stream.emplace(std::move(stream));
+  CUstream s = call.stream->get();
+
+  auto allocate = [&](int64_t bytes, auto &&...what) -> absl::StatusOr<std::shared_ptr<void>> {
+    std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
+    if (block == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of GPU memory on ", ctx.name(),
+                                                 " allocating ", what..., " (", bytes,
+                                                 " bytes) for @", plan_.function));
+    return block;
+  };
+  size_t numBuffers = plan_.buffers.size();
+  call.data.assign(numBuffers, 0);
+  call.owned.resize(numBuffers);
+  if (call.layout.arenaBytes > 0) {
+    XS_ASSIGN_OR_RETURN(call.arena, allocate(call.layout.arenaBytes, "temporaries"));
+  }
+  for (size_t b = 0; b < numBuffers; ++b) {
+    const HostBuffer &buffer = plan_.buffers[b];
+    int64_t bytes = call.layout.bytes[b];
+    switch (buffer.kind) {
+    case HostBuffer::Kind::Input: {
+      XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "input %", buffer.name));
+      const TensorView &input = inputs[static_cast<size_t>(buffer.paramIndex)];
+      if (bytes > 0)
+        XS_RETURN_IF_ERROR(ctx.check(driver.cuMemcpyHtoDAsync(address(call.owned[b]), input.data,
+                                                              static_cast<size_t>(bytes), s),
+                                     "cuMemcpyHtoDAsync"));
+      call.data[b] = address(call.owned[b]);
+      break;
+    }
+    case HostBuffer::Kind::Output: {
+      XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "output %", buffer.name));
+      call.data[b] = address(call.owned[b]);
+      break;
+    }
+    case HostBuffer::Kind::Temporary:
+      call.data[b] =
+          address(call.arena) +
+          static_cast<CUdeviceptr>(call.layout.slotOffsets[static_cast<size_t>(buffer.slot)]);
+      break;
+    case HostBuffer::Kind::Constant:
+      call.data[b] = address(constants_[b]);
+      break;
+    case HostBuffer::Kind::Alias:
+      break;
+    }
+  }
+  // Aliases view their (possibly aliased) source; checkHostPlan() proved
+  // every chain ends at a real buffer.
+  for (size_t b = 0; b < numBuffers; ++b) {
+    size_t target = b;
+    while (plan_.buffers[target].kind == HostBuffer::Kind::Alias)
+      target = static_cast<size_t>(plan_.buffers[target].aliasOf);
+    call.data[b] = call.data[target];
+  }
+
+  // One upload for every launch's arguments: the dims, then each launch
+  // step's buffer addresses.
+  std::vector<uint64_t> table(symbols.begin(), symbols.end());
+  call.stepTableOffset.assign(plan_.steps.size(), 0);
+  for (size_t i = 0; i < plan_.steps.size(); ++i) {
+    if (plan_.steps[i].kind != HostStep::Kind::Launch)
+      continue;
+    call.stepTableOffset[i] = static_cast<int64_t>(table.size() * sizeof(uint64_t));
+    for (int b : plan_.steps[i].buffers)
+      table.push_back(call.data[static_cast<size_t>(b)]);
+  }
+  if (!table.empty()) {
+    int64_t bytes = static_cast<int64_t>(table.size() * sizeof(uint64_t));
+    XS_ASSIGN_OR_RETURN(call.table, allocate(bytes, "kernel arguments"));
+    XS_RETURN_IF_ERROR(ctx.check(
+        driver.cuMemcpyHtoDAsync(address(call.table), table.data(), static_cast<size_t>(bytes), s),
+        "cuMemcpyHtoDAsync"));
+  }
+
+  if (stats != nullptr) {
+    stats->dims = call.dims;
+    stats->steps.clear();
+  }
+  XS_RETURN_IF_ERROR(runSteps(call, stats));
+
+  std::vector<Tensor> outputs;
+  outputs.reserve(plan_.outputs.size());
+  for (int index : plan_.outputs) {
+    size_t b = static_cast<size_t>(index);
+    int64_t bytes = call.layout.bytes[b];
+    std::shared_ptr<void> host = ctx.hostMemory()->allocate(bytes);
+    if (host == nullptr)
+      return absl::ResourceExhaustedError(
+          strCat("out of host memory for result %", plan_.buffers[b].name, " (", bytes, " bytes)"));
+    if (bytes > 0)
+      XS_RETURN_IF_ERROR(ctx.check(
+          driver.cuMemcpyDtoHAsync(host.get(), call.data[b], static_cast<size_t>(bytes), s),
+          "cuMemcpyDtoHAsync"));
+    outputs.emplace_back(plan_.buffers[b].type.elementType(), call.layout.shapes[b],
+                         std::move(host));
+  }
+  XS_RETURN_IF_ERROR(call.stream->synchronize());
+  return outputs;
+}
+
+absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
+  using Clock = std::chrono::steady_clock;
+  for (size_t i = 0; i < plan_.steps.size(); ++i) {
+    const HostStep &step = plan_.steps[i];
+    if (step.kind == HostStep::Kind::Alias)
+      continue; // resolved before the steps: a view costs nothing
+    Clock::time_point start = Clock::now();
+    XS_RETURN_IF_ERROR(step.kind == HostStep::Kind::Launch ? launch(step, i, call)
+                                                           : runLibrary(step, call));
+    if (stats != nullptr) {
+      // Timing a step waits for it: only --bench and --report ask.
+      XS_RETURN_IF_ERROR(call.stream->synchronize());
+      stats->steps.push_back(
+          {stepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {
+  const CudaContext &ctx = *context_;
+  XS_ASSIGN_OR_RETURN(size_t index, chooseVariant(step, call.dims));
+  const HostLaunchVariant &variant = step.variants[index];
+  auto bad = [&](auto &&...pieces) {
+    return absl::InternalError(strCat("kernel ", step.kernel, ": ", pieces...));
+  };
+  absl::StatusOr<int64_t> grid = variant.grid.evaluate(call.dims);
+  if (!grid.ok() || *grid < 0)
+    return bad("grid ", variant.grid.str(), " = ",
+               grid.ok() ? strCat(*grid) : std::string(grid.status().message()));
+  if (*grid == 0)
+    return absl::OkStatus();
+  absl::StatusOr<int64_t> shared = variant.blockBufferBytes.evaluate(call.dims);
+  if (!shared.ok() || *shared < 0)
+    return bad("block-buffer bytes ", variant.blockBufferBytes.str(), " = ",
+               shared.ok() ? strCat(*shared) : std::string(shared.status().message()));
+  int64_t lanes = plan_.lanesPerBlock;
+  if (lanes < 1 || lanes > ctx.info().maxThreadsPerBlock)
+    return bad("blocks of ", lanes, " threads, but ", ctx.name(), " runs at most ",
+               ctx.info().maxThreadsPerBlock);
+
+  CUdeviceptr dims = address(call.table);
+  CUdeviceptr buffers = dims + static_cast<CUdeviceptr>(call.stepTableOffset[stepIndex]);
+  for (const Kernel &kernel : kernels_[stepIndex][index]) {
+    // The bound counts each buffer's alignment; what a block really uses
+    // fits the GPU's share (the planner's budget), so the bound is capped
+    // at what the kernel may ask for.
+    int64_t dynamicShared = std::min<int64_t>(
+        *shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes));
+    for (int64_t begin = 0; begin < *grid; begin += kMaxGridX) {
+      int64_t blocks = std::min(*grid - begin, kMaxGridX);
+      int64_t blockBegin = begin;
+      void *params[] = {&buffers, &dims, &blockBegin};
+      XS_RETURN_IF_ERROR(ctx.check(
+          ctx.driver().cuLaunchKernel(
+              kernel.function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(lanes), 1,
+              1, static_cast<unsigned>(dynamicShared), call.stream->get(), params, nullptr),
+          strCat("cuLaunchKernel (", step.kernel, ")")));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaExecutable::runLibrary(const HostStep &step, CallState &call) const {
+  const CudaContext &ctx = *context_;
+  const CudaDriver &driver = ctx.driver();
+  CUstream s = call.stream->get();
+  // Operands on the host: copied back once the work queued before is done.
+  std::vector<std::shared_ptr<void>> host;
+  std::vector<TensorView> views;
+  for (int index : step.buffers) {
+    size_t b = static_cast<size_t>(index);
+    int64_t bytes = call.layout.bytes[b];
+    host.push_back(ctx.hostMemory()->allocate(bytes));
+    if (host.back() == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of host memory for %", plan_.buffers[b].name,
+                                                 " of ", mnemonic(step.libraryOp)));
+    TensorView view;
+    view.type = plan_.buffers[b].type.elementType();
+    view.shape = call.layout.shapes[b];
+    view.data = host.back().get();
+    views.push_back(std::move(view));
+  }
+  for (size_t i = 0; i + 1 < step.buffers.size(); ++i) {
+    size_t b = static_cast<size_t>(step.buffers[i]);
+    if (call.layout.bytes[b] > 0)
+      XS_RETURN_IF_ERROR(
+          ctx.check(driver.cuMemcpyDtoHAsync(views[i].data, call.data[b],
+                                             static_cast<size_t>(call.layout.bytes[b]), s),
+                    "cuMemcpyDtoHAsync"));
+  }
+  XS_RETURN_IF_ERROR(call.stream->synchronize());
+  TensorView result = views.back();
+  views.pop_back();
+  XS_RETURN_IF_ERROR(runCpuLibraryOp(step.libraryOp, views, result));
+  size_t b = static_cast<size_t>(step.buffers.back());
+  if (call.layout.bytes[b] > 0) {
+    XS_RETURN_IF_ERROR(
+        ctx.check(driver.cuMemcpyHtoDAsync(call.data[b], result.data,
+                                           static_cast<size_t>(call.layout.bytes[b]), s),
+                  "cuMemcpyHtoDAsync"));
+    // The host copy returns to its cache when this function ends.
+    XS_RETURN_IF_ERROR(call.stream->synchronize());
+  }
+  return absl::OkStatus();
+}
+
+} // namespace xs::cuda

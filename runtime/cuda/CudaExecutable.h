@@ -1,0 +1,64 @@
+#ifndef XSTITCH_RUNTIME_CUDA_CUDAEXECUTABLE_H
+#define XSTITCH_RUNTIME_CUDA_CUDAEXECUTABLE_H
+
+// A compiled program loaded on a CUDA GPU: its host plan, the module the
+// driver compiled from the program's PTX (cuModuleLoadDataEx: the driver
+// JIT-compiles for the GPU present), every launch variant's kernels and the
+// constants in device memory. run() binds dims on the host, takes the call's
+// device memory (inputs, outputs, the arena of temporaries, and one table of
+// the kernels' dims and buffer pointers) from the context's caching
+// allocator, queues copies and launches on a stream of the pool and copies
+// the results back. A launch runs the plan's grid in blocks of
+// HostPlan::lanesPerBlock threads with the variant's block buffers as
+// dynamic shared memory; phases are launches one after another. Library
+// steps (dot) run on the host through the CPU's library ops, their operands
+// copied there and the result back. All per-call state lives in run().
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/Executable.h"
+#include "runtime/cuda/CudaContext.h"
+
+namespace xs::cuda {
+
+class CudaExecutable : public Executable {
+public:
+  /// Checks the plan, loads the PTX (a driver that refuses it is an Internal
+  /// error with the driver's log) and resolves every variant's kernels (a
+  /// missing one is an Internal error naming it), and uploads the
+  /// constants.
+  static absl::StatusOr<std::shared_ptr<CudaExecutable>>
+  create(CompiledProgram program, std::shared_ptr<CudaContext> context);
+  ~CudaExecutable() override;
+
+  const HostPlan &plan() const override { return plan_; }
+  std::string deviceName() const override { return context_->name(); }
+  absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,
+                                          RunStats *stats = nullptr) const override;
+
+private:
+  CudaExecutable() = default;
+  struct Kernel {
+    CUfunction function = nullptr;
+    int staticSharedBytes = 0; // the kernel's own shared memory (cross-lane reduce slots)
+  };
+  struct CallState;
+  absl::Status runSteps(CallState &call, RunStats *stats) const;
+  absl::Status launch(const HostStep &step, size_t stepIndex, CallState &call) const;
+  absl::Status runLibrary(const HostStep &step, CallState &call) const;
+
+  HostPlan plan_;
+  std::shared_ptr<CudaContext> context_;
+  CUmodule module_ = nullptr;
+  /// Per step, per launch variant, one kernel per phase.
+  std::vector<std::vector<std::vector<Kernel>>> kernels_;
+  /// Per buffer: the device copy of Constant buffers.
+  std::vector<std::shared_ptr<void>> constants_;
+};
+
+} // namespace xs::cuda
+
+#endif // XSTITCH_RUNTIME_CUDA_CUDAEXECUTABLE_H

@@ -1,0 +1,450 @@
+// The CUDA device's host side on a recording driver: a CudaDriver whose
+// entry points keep "device" memory in host memory and record every module
+// load and launch. What runs on a GPU is checked on one (the GPU tests); here
+// the host side is checked: the PTX and the symbols it loads, the launch
+// configurations (grid, threads, dynamic shared memory, the dims and buffer
+// tables the kernels read), copies in and out, library steps on the host,
+// aliases, reuse of cached device memory, and the errors.
+
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "backends/common/KernelABI.h"
+#include "backends/nvptx/NvptxBackend.h"
+#include "ir/Interpreter.h"
+#include "ir/Parser.h"
+#include "runtime/HostPlanExecution.h"
+#include "runtime/cuda/CudaDevice.h"
+#include "transforms/Pass.h"
+#include "gtest/gtest.h"
+
+namespace xs::cuda {
+namespace {
+
+struct RecordedLaunch {
+  std::string kernel;
+  unsigned grid = 0, threads = 0, sharedBytes = 0;
+  std::vector<int64_t> dims;     // the dims array the kernel was given
+  std::vector<uint64_t> buffers; // its buffer table
+  int64_t blockBegin = 0;
+};
+
+/// The state behind the recording driver's entry points.
+struct FakeGpu {
+  int devices = 1;
+  std::set<uint64_t> live; // allocations
+  int allocations = 0;
+  std::vector<std::string> modules;   // PTX loaded
+  std::vector<std::string> functions; // handles are index + 1
+  std::vector<RecordedLaunch> launches;
+  /// Called at each launch: what the "kernel" does to its buffers.
+  void (*kernelEffect)(const RecordedLaunch &) = nullptr;
+  bool rejectPtx = false;
+};
+FakeGpu *gpu = nullptr;
+
+constexpr int kStaticShared = 256;
+constexpr int kOptInShared = 227 * 1024;
+
+CUresult fakeInit(unsigned) { return 0; }
+CUresult fakeErrorName(CUresult, const char **name) {
+  *name = "CUDA_ERROR_FAKE";
+  return 0;
+}
+CUresult fakeErrorString(CUresult, const char **text) {
+  *text = "the recording driver refused";
+  return 0;
+}
+CUresult fakeDeviceCount(int *count) {
+  *count = gpu->devices;
+  return 0;
+}
+CUresult fakeDeviceGet(CUdevice *device, int ordinal) {
+  *device = ordinal;
+  return 0;
+}
+CUresult fakeDeviceName(char *name, int length, CUdevice) {
+  std::strncpy(name, "Recording H200", static_cast<size_t>(length));
+  return 0;
+}
+CUresult fakeAttribute(int *value, int attribute, CUdevice) {
+  static const std::map<int, int> attributes = {
+      {1, 1024}, {10, 32},         {12, 65536}, {16, 132}, {38, 50 << 20},     {39, 2048}, {75, 9},
+      {76, 0},   {81, 228 * 1024}, {82, 65536}, {95, 1},   {97, kOptInShared}, {106, 32}};
+  auto it = attributes.find(attribute);
+  *value = it == attributes.end() ? 0 : it->second;
+  return 0;
+}
+CUresult fakeTotalMem(size_t *bytes, CUdevice) {
+  *bytes = size_t{141} << 30;
+  return 0;
+}
+CUresult fakeRetain(CUcontext *context, CUdevice) {
+  *context = reinterpret_cast<CUcontext>(0x1);
+  return 0;
+}
+CUresult fakeRelease(CUdevice) { return 0; }
+CUresult fakeSetCurrent(CUcontext) { return 0; }
+CUresult fakeModuleLoad(CUmodule *module, const void *image, unsigned numOptions, int *options,
+                        void **values) {
+  if (gpu->rejectPtx) {
+    for (unsigned i = 0; i + 1 < numOptions; ++i)
+      if (options[i] == 5 && options[i + 1] == 6)
+        std::strncpy(static_cast<char *>(values[i]), "ptxas fatal: no kernel today",
+                     reinterpret_cast<uintptr_t>(values[i + 1]));
+    return 218; // CUDA_ERROR_INVALID_PTX
+  }
+  gpu->modules.push_back(static_cast<const char *>(image));
+  *module = reinterpret_cast<CUmodule>(gpu->modules.size());
+  return 0;
+}
+CUresult fakeModuleUnload(CUmodule) { return 0; }
+CUresult fakeGetFunction(CUfunction *function, CUmodule module, const char *name) {
+  const std::string &ptx = gpu->modules[reinterpret_cast<uintptr_t>(module) - 1];
+  if (ptx.find(std::string(".entry ") + name + "(") == std::string::npos)
+    return 500; // CUDA_ERROR_NOT_FOUND
+  gpu->functions.push_back(name);
+  *function = reinterpret_cast<CUfunction>(gpu->functions.size());
+  return 0;
+}
+CUresult fakeFuncGetAttribute(int *value, int attribute, CUfunction) {
+  *value = attribute == 1 ? kStaticShared : 0;
+  return 0;
+}
+CUresult fakeFuncSetAttribute(CUfunction, int attribute, int value) {
+  // Only the dynamic shared-memory ceiling, within the opt-in maximum.
+  return attribute == 8 && value + kStaticShared <= kOptInShared ? 0 : 1;
+}
+CUresult fakeAlloc(CUdeviceptr *pointer, size_t bytes) {
+  void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  *pointer = reinterpret_cast<uintptr_t>(block);
+  gpu->live.insert(*pointer);
+  ++gpu->allocations;
+  return 0;
+}
+CUresult fakeFree(CUdeviceptr pointer) {
+  gpu->live.erase(pointer);
+  std::free(reinterpret_cast<void *>(pointer));
+  return 0;
+}
+CUresult fakeCopyToDevice(CUdeviceptr destination, const void *source, size_t bytes) {
+  std::memcpy(reinterpret_cast<void *>(destination), source, bytes);
+  return 0;
+}
+CUresult fakeCopyToHost(void *destination, CUdeviceptr source, size_t bytes) {
+  std::memcpy(destination, reinterpret_cast<void *>(source), bytes);
+  return 0;
+}
+CUresult fakeCopyToDeviceAsync(CUdeviceptr destination, const void *source, size_t bytes,
+                               CUstream) {
+  return fakeCopyToDevice(destination, source, bytes);
+}
+CUresult fakeCopyToHostAsync(void *destination, CUdeviceptr source, size_t bytes, CUstream) {
+  return fakeCopyToHost(destination, source, bytes);
+}
+CUresult fakeStreamCreate(CUstream *stream, unsigned) {
+  *stream = reinterpret_cast<CUstream>(0x2);
+  return 0;
+}
+CUresult fakeStreamDestroy(CUstream) { return 0; }
+CUresult fakeStreamSynchronize(CUstream) { return 0; }
+CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                    unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
+                    CUstream, void **params, void **) {
+  EXPECT_EQ(gridY * gridZ * blockY * blockZ, 1u);
+  RecordedLaunch launch;
+  launch.kernel = gpu->functions[reinterpret_cast<uintptr_t>(function) - 1];
+  launch.grid = gridX;
+  launch.threads = blockX;
+  launch.sharedBytes = sharedBytes;
+  auto buffers = reinterpret_cast<const uint64_t *>(*static_cast<CUdeviceptr *>(params[0]));
+  auto dims = reinterpret_cast<const int64_t *>(*static_cast<CUdeviceptr *>(params[1]));
+  launch.blockBegin = *static_cast<int64_t *>(params[2]);
+  // The tables are read as far as the test's plans need.
+  launch.buffers.assign(buffers, buffers + 2);
+  launch.dims.assign(dims, dims + 2);
+  if (gpu->kernelEffect)
+    gpu->kernelEffect(launch);
+  gpu->launches.push_back(std::move(launch));
+  return 0;
+}
+
+CudaDriver recordingDriver() {
+  CudaDriver d;
+  d.cuInit = fakeInit;
+  d.cuGetErrorName = fakeErrorName;
+  d.cuGetErrorString = fakeErrorString;
+  d.cuDeviceGetCount = fakeDeviceCount;
+  d.cuDeviceGet = fakeDeviceGet;
+  d.cuDeviceGetName = fakeDeviceName;
+  d.cuDeviceGetAttribute = fakeAttribute;
+  d.cuDeviceTotalMem = fakeTotalMem;
+  d.cuDevicePrimaryCtxRetain = fakeRetain;
+  d.cuDevicePrimaryCtxRelease = fakeRelease;
+  d.cuCtxSetCurrent = fakeSetCurrent;
+  d.cuModuleLoadDataEx = fakeModuleLoad;
+  d.cuModuleUnload = fakeModuleUnload;
+  d.cuModuleGetFunction = fakeGetFunction;
+  d.cuFuncGetAttribute = fakeFuncGetAttribute;
+  d.cuFuncSetAttribute = fakeFuncSetAttribute;
+  d.cuMemAlloc = fakeAlloc;
+  d.cuMemFree = fakeFree;
+  d.cuMemcpyHtoD = fakeCopyToDevice;
+  d.cuMemcpyDtoH = fakeCopyToHost;
+  d.cuMemcpyHtoDAsync = fakeCopyToDeviceAsync;
+  d.cuMemcpyDtoHAsync = fakeCopyToHostAsync;
+  d.cuStreamCreate = fakeStreamCreate;
+  d.cuStreamDestroy = fakeStreamDestroy;
+  d.cuStreamSynchronize = fakeStreamSynchronize;
+  d.cuLaunchKernel = fakeLaunch;
+  return d;
+}
+
+class CudaDeviceTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    gpu = &state_;
+    driver_ = recordingDriver();
+  }
+  void TearDown() override {
+    device_.reset();
+    gpu = nullptr;
+  }
+
+  /// `text` through the default pipeline, planned and compiled to PTX for
+  /// the recording GPU (an H200's limits), loaded on it.
+  absl::StatusOr<std::shared_ptr<Executable>> load(const std::string &text,
+                                                   std::unique_ptr<Module> &module) {
+    XS_ASSIGN_OR_RETURN(module, parseModule(text, "test.xs"));
+    XS_RETURN_IF_ERROR(runPipeline(*module, defaultPipeline(), {}));
+    XS_ASSIGN_OR_RETURN(CudaDeviceInfo info, driver_.deviceInfo(0));
+    NvptxOptions nvptx;
+    XS_ASSIGN_OR_RETURN(nvptx.limits, nvidiaPreset(info.arch()));
+    XS_ASSIGN_OR_RETURN(ProgramPlan plan, planProgram(*module->functions().front(),
+                                                      nvptxTargetDescription(nvptx), {}));
+    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
+    XS_ASSIGN_OR_RETURN(device_, createCudaDevice(driver_, {}));
+    return device_->load(CompiledProgram{plan.host, "ptx", {ptx}});
+  }
+
+  FakeGpu state_;
+  CudaDriver driver_;
+  std::unique_ptr<Device> device_;
+};
+
+std::vector<float> floats(const Tensor &t) {
+  const float *data = static_cast<const float *>(t.data());
+  return std::vector<float>(data, data + t.view().numElements());
+}
+
+TEST_F(CudaDeviceTest, LaunchesWithThePlansConfigurationAndCopiesResultsBack) {
+  // The "kernel" copies its input to its output: what comes back must be
+  // what went in, through the buffer table the launch was given.
+  state_.kernelEffect = [](const RecordedLaunch &launch) {
+    std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
+                reinterpret_cast<const void *>(launch.buffers[0]),
+                static_cast<size_t>(launch.dims[0] * launch.dims[1]) * sizeof(float));
+  };
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
+  %two = constant {value = 2.0} : f32[R, C]
+  %y = mul %x, %two
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  EXPECT_EQ((*executable)->deviceName(), "cuda:0");
+  ASSERT_EQ(state_.modules.size(), 1u);
+  const HostPlan &plan = (*executable)->plan();
+  ASSERT_EQ(plan.steps.size(), 1u);
+  ASSERT_EQ(plan.symbols, (std::vector<std::string>{"R", "C"}));
+
+  std::vector<float> x(3 * 5);
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = static_cast<float>(i) - 4.5f;
+  TensorView input{ElementType::F32, {3, 5}, x.data()};
+  absl::StatusOr<std::vector<Tensor>> outputs = (*executable)->run({input});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  ASSERT_EQ(state_.launches.size(), 1u);
+  const RecordedLaunch &launch = state_.launches[0];
+  DimBindings dims{{"R", 3}, {"C", 5}};
+  absl::StatusOr<size_t> variant = chooseVariant(plan.steps[0], dims);
+  ASSERT_TRUE(variant.ok());
+  const HostLaunchVariant &chosen = plan.steps[0].variants[*variant];
+  EXPECT_EQ(launch.kernel, nvptxSymbol(chosen.symbol));
+  EXPECT_EQ(static_cast<int64_t>(launch.grid), *chosen.grid.evaluate(dims));
+  EXPECT_EQ(static_cast<int64_t>(launch.threads), plan.lanesPerBlock);
+  EXPECT_EQ(static_cast<int64_t>(launch.sharedBytes), *chosen.blockBufferBytes.evaluate(dims));
+  EXPECT_EQ(launch.blockBegin, 0);
+  EXPECT_EQ(launch.dims, (std::vector<int64_t>{3, 5}));
+  ASSERT_EQ(outputs->size(), 1u);
+  EXPECT_EQ((*outputs)[0].shape(), (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ(floats((*outputs)[0]), x);
+
+  // Device memory returns to the cache: a second call allocates nothing.
+  int allocated = state_.allocations;
+  ASSERT_TRUE((*executable)->run({input}).ok());
+  EXPECT_EQ(state_.allocations, allocated);
+  EXPECT_EQ(state_.launches.size(), 2u);
+}
+
+TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
+  %y = softmax %x {axis = 1}
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> x(2 * 64, 1.0f);
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)->run({TensorView{ElementType::F32, {2, 64}, x.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  ASSERT_FALSE(state_.launches.empty());
+  const HostPlan &plan = (*executable)->plan();
+  DimBindings dims{{"R", 2}, {"C", 64}};
+  size_t launchIndex = 0;
+  for (const HostStep &step : plan.steps) {
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
+    for (int phase = 0; phase < chosen.phases; ++phase) {
+      ASSERT_LT(launchIndex, state_.launches.size());
+      const RecordedLaunch &launch = state_.launches[launchIndex++];
+      EXPECT_EQ(launch.kernel, nvptxSymbol(phaseSymbol(chosen.symbol, phase)));
+      EXPECT_EQ(
+          static_cast<int64_t>(launch.sharedBytes),
+          std::min<int64_t>(*chosen.blockBufferBytes.evaluate(dims), kOptInShared - kStaticShared));
+      // Stitched rows keep their row in shared memory.
+      EXPECT_GT(launch.sharedBytes, 0u) << launch.kernel;
+    }
+  }
+  EXPECT_EQ(launchIndex, state_.launches.size());
+}
+
+TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {
+  std::unique_ptr<Module> module;
+  // A reshape (a view) feeding a dot: no kernel at all.
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
+  %m = reshape %a : f32[2, 3]
+  %p = dot %m, %b
+  return %p
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, 0, -1, 2, 0.5f, 3};
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)
+          ->run({TensorView{ElementType::F32, {6}, a.data()},
+                 TensorView{ElementType::F32, {3, 2}, b.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  EXPECT_TRUE(state_.launches.empty());
+  ASSERT_EQ(outputs->size(), 1u);
+  // [[1,2,3],[4,5,6]] x [[1,0],[-1,2],[0.5,3]]
+  EXPECT_EQ((*outputs)[0].shape(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(floats((*outputs)[0]), (std::vector<float>{0.5f, 13, 2, 28}));
+}
+
+TEST_F(CudaDeviceTest, InputErrorsNameTheInputs) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @add(%a: f32[N], %b: f32[N]) -> (c: f32[N]) {
+  %c = add %a, %b
+  return %c
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a(4), b(5);
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)
+          ->run({TensorView{ElementType::F32, {4}, a.data()},
+                 TensorView{ElementType::F32, {5}, b.data()}});
+  ASSERT_FALSE(outputs.ok());
+  EXPECT_EQ(outputs.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(outputs.status().message().find("%b"), std::string::npos) << outputs.status();
+  EXPECT_TRUE(state_.launches.empty());
+}
+
+TEST_F(CudaDeviceTest, ThePtxTheDriverRefusesIsAnErrorWithItsLog) {
+  state_.rejectPtx = true;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @neg(%a: f32[N]) -> (c: f32[N]) {
+  %c = neg %a
+  return %c
+}
+)",
+                                                                module);
+  ASSERT_FALSE(executable.ok());
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kInternal);
+  std::string message(executable.status().message());
+  EXPECT_NE(message.find("cannot load the PTX of @neg"), std::string::npos) << message;
+  EXPECT_NE(message.find("cuModuleLoadDataEx: CUDA_ERROR_FAKE"), std::string::npos) << message;
+  EXPECT_NE(message.find("ptxas fatal: no kernel today"), std::string::npos) << message;
+}
+
+TEST_F(CudaDeviceTest, AMissingKernelIsAnErrorNamingIt) {
+  absl::StatusOr<std::unique_ptr<Device>> device = createCudaDevice(driver_, {});
+  ASSERT_TRUE(device.ok()) << device.status();
+  // A plan launching a kernel the PTX does not define.
+  HostPlan plan;
+  plan.function = "f";
+  plan.lanesPerBlock = 256;
+  HostStep step;
+  step.kernel = "k0_neg";
+  step.variants.push_back(HostLaunchVariant{{}, "k0_neg.v0", DimExpr(1)});
+  plan.steps.push_back(step);
+  absl::StatusOr<std::shared_ptr<Executable>> executable = (*device)->load(
+      CompiledProgram{plan, "ptx", {".version 7.8\n.target sm_90\n.entry other() { ret; }\n"}});
+  ASSERT_FALSE(executable.ok());
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kInternal);
+  EXPECT_NE(executable.status().message().find("has no kernel k0_neg_$_v0"), std::string::npos)
+      << executable.status();
+}
+
+TEST_F(CudaDeviceTest, AGpuThatIsNotThereIsAnError) {
+  CudaDeviceOptions options;
+  options.ordinal = 3;
+  absl::StatusOr<std::unique_ptr<Device>> device = createCudaDevice(driver_, options);
+  ASSERT_FALSE(device.ok());
+  EXPECT_EQ(device.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(device.status().message().find("there is no CUDA device 3; devices are 0 to 0"),
+            std::string::npos)
+      << device.status();
+  state_.devices = 0;
+  device = createCudaDevice(driver_, {});
+  ASSERT_FALSE(device.ok());
+  EXPECT_NE(device.status().message().find("there is no CUDA device"), std::string::npos);
+}
+
+TEST_F(CudaDeviceTest, DeviceMemoryIsFreedWithTheDevice) {
+  std::unique_ptr<Module> module;
+  {
+    absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @neg(%a: f32[N]) -> (c: f32[N]) {
+  %c = neg %a
+  return %c
+}
+)",
+                                                                  module);
+    ASSERT_TRUE(executable.ok()) << executable.status();
+    std::vector<float> a(1000, 1.0f);
+    ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {1000}, a.data()}}).ok());
+    EXPECT_FALSE(state_.live.empty());
+    device_.reset();
+  }
+  EXPECT_TRUE(state_.live.empty()) << state_.live.size() << " device blocks still allocated";
+}
+
+} // namespace
+} // namespace xs::cuda
