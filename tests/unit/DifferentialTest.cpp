@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "ir/OpInfo.h"
 #include "ir/Parser.h"
+#include "tests/unit/TestDevices.h"
 #include "tools/common/DifferentialCheck.h"
 #include "tools/common/RandomTensor.h"
 #include "gtest/gtest.h"
@@ -308,10 +309,12 @@ Tolerance loosestTolerance(const Function &f) {
   return loosest;
 }
 
-class DifferentialTest : public ::testing::TestWithParam<OpCase> {};
+class DifferentialTest : public ::testing::TestWithParam<std::tuple<OpCase, std::string>> {};
 
 TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
-  const OpCase &c = GetParam();
+  const OpCase &c = std::get<0>(GetParam());
+  CompileOptions options;
+  options.device = std::get<1>(GetParam());
   absl::StatusOr<std::unique_ptr<Module>> module = parseSingleFunction(c.text, {"shape-inference"});
   ASSERT_TRUE(module.ok()) << module.status().message() << "\n" << c.text;
   const Function &f = *(*module)->functions().front();
@@ -319,8 +322,7 @@ TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
   for (const DimBindings &dims : kDimSets) {
     std::vector<HostTensor> inputs = makeInputs(f, c, dims, rng);
     Tolerance tol = c.tolerance.value_or(loosestTolerance(f));
-    absl::StatusOr<DifferentialResult> result =
-        runDifferential(c.text, inputs, CompileOptions(), tol);
+    absl::StatusOr<DifferentialResult> result = runDifferential(c.text, inputs, options, tol);
     ASSERT_TRUE(result.ok()) << "N=" << dims.at("N") << " M=" << dims.at("M") << ": "
                              << result.status().message() << "\n"
                              << c.text;
@@ -329,10 +331,22 @@ TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Ops, DifferentialTest, ::testing::ValuesIn(allCases()),
-                         [](const ::testing::TestParamInfo<OpCase> &info) {
-                           return info.param.name;
+// Every case on every device present (TestDevices.h).
+INSTANTIATE_TEST_SUITE_P(Ops, DifferentialTest,
+                         ::testing::Combine(::testing::ValuesIn(allCases()),
+                                            ::testing::ValuesIn(compiledTestDevices())),
+                         [](const ::testing::TestParamInfo<std::tuple<OpCase, std::string>> &info) {
+                           const std::string &device = std::get<1>(info.param);
+                           return device == "cpu"
+                                      ? std::get<0>(info.param).name
+                                      : std::get<0>(info.param).name + "_" + deviceTestName(device);
                          });
+
+TEST(TestDevices, RequiredDevicesArePresent) {
+  if (cudaRequiredForTests())
+    EXPECT_EQ(compiledTestDevices().size(), 2u)
+        << "XSTITCH_REQUIRE_DEVICE=cuda but no CUDA GPU xstitch compiles for is present";
+}
 
 // The table above covers every op but the composites, which the pipeline
 // decomposes before compiling.

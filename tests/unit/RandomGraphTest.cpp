@@ -5,6 +5,7 @@
 #include <random>
 
 #include "ir/Interpreter.h"
+#include "tests/unit/TestDevices.h"
 #include "tools/common/DifferentialCheck.h"
 #include "tools/common/RandomGraph.h"
 #include "gtest/gtest.h"
@@ -57,10 +58,10 @@ TEST(RandomGraphGeneratorTest, MismatchesAreReported) {
   EXPECT_NE(describeMismatch("r0", actual, expected, {1e-3, 1e-3}), "");
 }
 
-class RandomGraphTest : public ::testing::TestWithParam<uint64_t> {};
+class RandomGraphTest : public ::testing::TestWithParam<std::tuple<uint64_t, std::string>> {};
 
 TEST_P(RandomGraphTest, CompiledMatchesInterpreter) {
-  const uint64_t seed = GetParam();
+  const uint64_t seed = std::get<0>(GetParam());
   RandomGraph graph = generateRandomGraph(seed);
   std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
   for (int round = 0; round < 2; ++round) {
@@ -71,6 +72,7 @@ TEST_P(RandomGraphTest, CompiledMatchesInterpreter) {
     // The second round writes every result with streaming stores where it
     // can (the generator's results are far below the automatic threshold).
     CompileOptions options;
+    options.device = std::get<1>(GetParam());
     options.streamingStoreBytes = round == 1 ? 1 : 0;
     absl::StatusOr<DifferentialResult> result =
         runDifferential(graph.text, randomGraphInputs(graph, dims, rng), options, graph.tolerance);
@@ -82,8 +84,15 @@ TEST_P(RandomGraphTest, CompiledMatchesInterpreter) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Seeds, RandomGraphTest,
-                         ::testing::Range(kFirstSeed, kFirstSeed + kNumGraphs));
+// Every seed on every device present (TestDevices.h).
+INSTANTIATE_TEST_SUITE_P(
+    Seeds, RandomGraphTest,
+    ::testing::Combine(::testing::Range(kFirstSeed, kFirstSeed + kNumGraphs),
+                       ::testing::ValuesIn(compiledTestDevices())),
+    [](const ::testing::TestParamInfo<std::tuple<uint64_t, std::string>> &info) {
+      return std::to_string(std::get<0>(info.param)) + "_" +
+             deviceTestName(std::get<1>(info.param));
+    });
 
 } // namespace
 } // namespace xs

@@ -1,6 +1,7 @@
-// The CPU runtime running real compiled kernels (planner + x86 backend via
-// the driver): results against the reference interpreter, one executable
-// from four threads at once, and input checks on a planned function.
+// The runtime running real compiled kernels (planner + backend via the
+// driver): every example against the reference interpreter on every device
+// present, and on the CPU one executable from four threads at once, numeric
+// corner cases and input checks on a planned function.
 
 #include <cmath>
 #include <fstream>
@@ -12,6 +13,7 @@
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "tests/unit/TestDevices.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
 #include "gtest/gtest.h"
@@ -25,7 +27,7 @@ struct Compiled {
   std::shared_ptr<Executable> executable;
 };
 
-Compiled compileText(const std::string &text) {
+Compiled compileText(const std::string &text, const CompileOptions &options = {}) {
   Compiled c;
   absl::StatusOr<std::unique_ptr<Module>> original = parseModule(text, "test.xs");
   absl::StatusOr<std::unique_ptr<Module>> optimized = parseModule(text, "test.xs");
@@ -40,7 +42,7 @@ Compiled compileText(const std::string &text) {
   if (!pipeline.ok())
     return c;
   absl::StatusOr<std::shared_ptr<Executable>> executable =
-      compileFunction(*c.optimized->functions().front(), CompileOptions{});
+      compileFunction(*c.optimized->functions().front(), options);
   EXPECT_TRUE(executable.ok()) << executable.status();
   if (executable.ok())
     c.executable = *executable;
@@ -98,26 +100,36 @@ void expectMatchesInterpreter(const Compiled &c, const std::vector<HostTensor> &
   }
 }
 
-TEST(CpuEndToEnd, ExamplesMatchTheInterpreter) {
+class ExamplesTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExamplesTest, MatchTheInterpreter) {
   struct Case {
     const char *file;
     DimBindings dims;
   };
-  // Every example, at small dims that are not multiples of the vector width.
+  // Every example, at small dims that are not multiples of the vector width,
+  // and with one row.
   const Case cases[] = {{"attn_softmax.xs", {{"B", 2}, {"S", 17}}},
+                        {"attn_softmax.xs", {{"B", 1}, {"S", 1}}},
                         {"bias_gelu.xs", {{"R", 3}}},
+                        {"bias_gelu.xs", {{"R", 1}}},
                         {"bias_grad.xs", {{"R", 129}}},
+                        {"bias_grad.xs", {{"R", 1}}},
                         {"gelu_tanh.xs", {{"R", 5}}},
                         {"heads_transpose.xs", {{"B", 2}, {"S", 7}}},
                         {"layernorm.xs", {{"R", 13}}},
+                        {"layernorm.xs", {{"R", 1}}},
                         {"layernorm_bwd.xs", {{"R", 37}}},
                         {"rmsnorm.xs", {{"T", 7}}},
                         {"skip_layernorm.xs", {{"B", 3}, {"S", 5}}},
                         {"softmax_long_rows.xs", {{"R", 3}, {"C", 3001}}},
+                        {"softmax_long_rows.xs", {{"R", 1}, {"C", 70001}}},
                         {"softmax_small_rows.xs", {{"R", 101}}}};
+  CompileOptions options;
+  options.device = GetParam();
   for (const Case &test : cases) {
     SCOPED_TRACE(test.file);
-    Compiled c = compileText(readExample(test.file));
+    Compiled c = compileText(readExample(test.file), options);
     ASSERT_NE(c.executable, nullptr);
     int launches = 0;
     for (const HostStep &step : c.executable->plan().steps)
@@ -126,6 +138,12 @@ TEST(CpuEndToEnd, ExamplesMatchTheInterpreter) {
     expectMatchesInterpreter(c, randomInputs(*c.original->functions().front(), test.dims, 1));
   }
 }
+
+// On every device present (TestDevices.h).
+INSTANTIATE_TEST_SUITE_P(Devices, ExamplesTest, ::testing::ValuesIn(compiledTestDevices()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           return deviceTestName(info.param);
+                         });
 
 TEST(CpuEndToEnd, LibraryDotBetweenKernelsAndReshapes) {
   Compiled c = compileText("func @mlp(%x: f32[M, K], %w: f32[K, N], %b: f32[N]) -> "
