@@ -3,6 +3,9 @@
 // floor measured in the same run: times, fraction of the floor, kernel
 // counts, cold compile time and a compile-cache hit. --json FILE also writes
 // the numbers for bench/run-workloads.sh, which adds the peers.
+// --device=cuda[:N] runs on an NVIDIA GPU: the floor is a device-to-device
+// copy, and a run's time is its kernels' (each launch timed to completion),
+// not the copies of inputs and results between host and GPU.
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +21,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bench/BenchSupport.h"
+#include "bench/CudaCopyFloor.h"
 #include "driver/Compiler.h"
+#include "driver/NvidiaTargets.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
 #include "tools/common/CommandLine.h"
@@ -53,10 +58,14 @@ const std::vector<Workload> kWorkloads = {
 
 const std::vector<FlagSpec> kFlags = {
     {"examples", true, false, "DIR", "the examples folder (default: examples)"},
+    {"device", true, false, "cpu|cuda[:N]", "where to run (default cpu)"},
     {"threads", true, false, "N", "worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs per case (default 20)"},
     {"only", true, false, "NAME", "run one workload"},
     {"list", false, false, "", "print the workloads' names, one per line, and exit"},
+    {"shapes", false, false, "",
+     "print each workload's name and perf shape as xstitch-run flags (layernorm --dim R=4096), "
+     "one per line, and exit"},
     {"json", true, false, "FILE", "also write the results as JSON lines"},
     {"help", false, false, "", "show this help"},
 };
@@ -152,6 +161,17 @@ int run(int argc, char **argv) {
     std::printf("usage: xstitch-bench-workloads [options]\n%s", formatFlagHelp(kFlags).c_str());
     return 0;
   }
+  if (args->has("shapes")) {
+    for (const Workload &w : kWorkloads) {
+      std::vector<std::pair<std::string, int64_t>> dims(w.dims.begin(), w.dims.end());
+      std::sort(dims.begin(), dims.end());
+      std::string flags;
+      for (const auto &[symbol, value] : dims)
+        absl::StrAppend(&flags, " --dim ", symbol, "=", value);
+      std::printf("%s%s\n", w.name, flags.c_str());
+    }
+    return 0;
+  }
   if (args->has("list")) {
     for (const Workload &w : kWorkloads)
       std::printf("%s\n", w.name);
@@ -180,17 +200,57 @@ int run(int argc, char **argv) {
       return fail("cannot write " + args->get("json"));
   }
 
+  std::string device = args->get("device", "cpu");
+  const bool gpu = isCudaDeviceName(device);
+  if (device != "cpu" && !gpu) {
+    std::fprintf(stderr, "xstitch-bench-workloads: error: devices are cpu and cuda[:N], not '%s'\n",
+                 device.c_str());
+    return 2;
+  }
   // The machine's bandwidth drifts over minutes: each workload is judged
   // against copies timed just before and just after it (the faster of the
   // two, so the fraction is never flattered by a slow moment).
-  CopyFloor copy(size_t(512) << 20, threads);
-  double floor = copy.measure();
-  std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s at the "
-              "start, measured again around each workload\n",
-              floor / 1e9);
-  std::printf(
-      "%s threads, median of %d runs; floor time = (inputs + outputs) / floor bandwidth\n\n",
-      threads ? std::to_string(threads).c_str() : "all", iters);
+  std::unique_ptr<CopyFloor> hostCopy;
+  std::unique_ptr<bench::CudaCopyFloor> gpuCopy;
+  if (!gpu) {
+    hostCopy = std::make_unique<CopyFloor>(size_t(512) << 20, threads);
+  } else {
+    absl::StatusOr<int> ordinal = cudaOrdinal(device);
+    if (!ordinal.ok())
+      return fail(std::string(ordinal.status().message()));
+    // 2 GiB: far beyond any GPU's L2.
+    absl::StatusOr<std::unique_ptr<bench::CudaCopyFloor>> created =
+        bench::CudaCopyFloor::create(*ordinal, size_t(2) << 30);
+    if (!created.ok())
+      return fail(std::string(created.status().message()));
+    gpuCopy = *std::move(created);
+  }
+  absl::Status floorStatus = absl::OkStatus();
+  auto measureFloor = [&](int copies) {
+    if (!gpu)
+      return hostCopy->measure(copies);
+    absl::StatusOr<double> measured = gpuCopy->measure(copies);
+    if (!measured.ok()) {
+      floorStatus = measured.status();
+      return 1.0;
+    }
+    return *measured;
+  };
+  double floor = measureFloor(7);
+  if (!floorStatus.ok())
+    return fail(std::string(floorStatus.message()));
+  if (gpu)
+    std::printf("copy bandwidth floor (2 GiB device-to-device copy on %s, read + write): %.1f "
+                "GB/s at the start, measured again around each workload\n",
+                device.c_str(), floor / 1e9);
+  else
+    std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s at the "
+                "start, measured again around each workload\n",
+                floor / 1e9);
+  std::printf("%s, median of %d runs; floor time = (inputs + outputs) / floor bandwidth\n\n",
+              gpu ? "kernel time of each run"
+                  : absl::StrCat(threads ? std::to_string(threads) : "all", " threads").c_str(),
+              iters);
   std::printf("| workload | bytes | floor (GB/s) | floor (ms) | fused (ms) | of floor | unfused "
               "(ms) | fused speedup | kernels fused / unfused | cold compile (ms) | cache hit "
               "(us) |\n");
@@ -239,6 +299,7 @@ int run(int argc, char **argv) {
     }
 
     CompileOptions options;
+    options.device = device;
     options.threads = threads;
     absl::StatusOr<Compiled> fused = compileTimed(f, w.dims, options);
     options.fusion = false;
@@ -246,9 +307,11 @@ int run(int argc, char **argv) {
     if (!fused.ok() || !unfused.ok())
       return fail(
           absl::StrCat(w.name, ": ", (!fused.ok() ? fused.status() : unfused.status()).message()));
-    double before = copy.measure(5);
+    double before = measureFloor(5);
     absl::StatusOr<bench::TurnMedians> timed = timeInTurns({&*fused, &*unfused}, views, iters);
-    double localFloor = std::max(before, copy.measure(5));
+    double localFloor = std::max(before, measureFloor(5));
+    if (!floorStatus.ok())
+      return fail(std::string(floorStatus.message()));
     if (!timed.ok())
       return fail(absl::StrCat(w.name, ": ", timed.status().message()));
     // A graph with library ops (bert_layer) is judged on its memory-intensive
@@ -258,8 +321,11 @@ int run(int argc, char **argv) {
     for (const auto &op : f.ops())
       library |= op->info().category == OpCategory::Library;
     double floorBytes = library ? fused->kernelBytes : bytes;
-    double fusedTime = library ? timed->values[0] : timed->seconds[0];
-    double unfusedTime = library ? timed->values[1] : timed->seconds[1];
+    // On a GPU a run also copies its inputs and results between host and
+    // device: the kernels' time is what is judged.
+    bool kernelsOnly = library || gpu;
+    double fusedTime = kernelsOnly ? timed->values[0] : timed->seconds[0];
+    double unfusedTime = kernelsOnly ? timed->values[1] : timed->seconds[1];
     double floorSeconds = floorBytes / localFloor;
     std::printf("| %s%s | %.1f MiB | %.1f | %.3f | %.3f | %.2f | %.3f | %.2fx | %d / %d | %.0f | "
                 "%.0f |\n",

@@ -10,11 +10,35 @@ if(NOT LLVM_VERSION_MAJOR EQUAL 19)
 endif()
 message(STATUS "xstitch: LLVM ${LLVM_PACKAGE_VERSION} from ${LLVM_DIR}")
 # Backends link the shared libLLVM: one cheap link instead of dozens of static
-# component libraries.
+# component libraries. XSTITCH_LLVM_BUNDLE instead links the components
+# xstitch uses into one shared library of its own, libxstitch_llvm.so, which
+# needs nothing of LLVM's dependencies but zlib, zstd and terminfo (libLLVM
+# pulls in z3, libxml2, ICU and more): the package for GPU machines carries it.
 add_library(xstitch_llvm INTERFACE)
 target_include_directories(xstitch_llvm SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
 target_compile_definitions(xstitch_llvm INTERFACE ${LLVM_DEFINITIONS})
-target_link_libraries(xstitch_llvm INTERFACE LLVM)
+if(XSTITCH_LLVM_BUNDLE)
+  llvm_map_components_to_libnames(XSTITCH_LLVM_COMPONENT_LIBS
+    core support passes analysis transformutils irreader orcjit jitlink
+    x86codegen x86asmparser x86desc x86info nvptxcodegen nvptxdesc nvptxinfo)
+  file(WRITE ${CMAKE_BINARY_DIR}/xstitch_llvm_bundle.cpp
+       "// The components of XSTITCH_LLVM_BUNDLE; this library has no code of its own.\n")
+  add_library(xstitch_llvm_bundle SHARED ${CMAKE_BINARY_DIR}/xstitch_llvm_bundle.cpp)
+  set_target_properties(xstitch_llvm_bundle PROPERTIES OUTPUT_NAME xstitch_llvm)
+  # The named components whole (the executables call into them), what they
+  # depend on as far as they use it.
+  set(XSTITCH_LLVM_WHOLE_ARCHIVES)
+  foreach(lib ${XSTITCH_LLVM_COMPONENT_LIBS})
+    list(APPEND XSTITCH_LLVM_WHOLE_ARCHIVES "$<TARGET_FILE:${lib}>")
+  endforeach()
+  target_link_libraries(xstitch_llvm_bundle PRIVATE
+    -Wl,--whole-archive ${XSTITCH_LLVM_WHOLE_ARCHIVES} -Wl,--no-whole-archive
+    ${XSTITCH_LLVM_COMPONENT_LIBS})
+  target_link_options(xstitch_llvm_bundle PRIVATE -Wl,--gc-sections)
+  target_link_libraries(xstitch_llvm INTERFACE xstitch_llvm_bundle)
+else()
+  target_link_libraries(xstitch_llvm INTERFACE LLVM)
+endif()
 
 find_package(TBB REQUIRED CONFIG)
 

@@ -676,9 +676,12 @@ int run(int argc, char **argv) {
     runReport.iters = iters;
     runReport.bytesMoved = bytes;
     out << absl::StrFormat("time: median %.3f ms over %d runs after a warm-up (%s), %.2f GB/s "
-                           "effective ((inputs + outputs) / time)\n",
-                           *seconds * 1e3, iters, device,
-                           *seconds > 0 ? bytes / *seconds / 1e9 : 0);
+                           "effective ((inputs + outputs) / time)%s\n",
+                           *seconds * 1e3, iters, device, *seconds > 0 ? bytes / *seconds / 1e9 : 0,
+                           isCudaDeviceName(device)
+                               ? "; a run copies inputs and results between host and GPU, "
+                                 "the kernels' own times follow"
+                               : "");
     for (const KernelReport &k : runReport.kernels)
       if (k.medianSeconds)
         out << absl::StrFormat("  %-40s %10.1f us  %s\n", k.name, *k.medianSeconds * 1e6,

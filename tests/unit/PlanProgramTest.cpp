@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "ir/Parser.h"
 #include "ir/Verifier.h"
+#include "tests/unit/SourceDir.h"
 #include "transforms/Pass.h"
 #include "transforms/PlanProgram.h"
 #include "gtest/gtest.h"
@@ -164,7 +165,7 @@ void expectWellFormed(const ProgramPlan &plan) {
 std::vector<std::filesystem::path> exampleFiles() {
   std::vector<std::filesystem::path> files;
   for (const auto &entry :
-       std::filesystem::directory_iterator(std::filesystem::path(XSTITCH_SOURCE_DIR) / "examples"))
+       std::filesystem::directory_iterator(std::filesystem::path(testSourceDir()) / "examples"))
     if (entry.path().extension() == ".xs")
       files.push_back(entry.path());
   std::sort(files.begin(), files.end());

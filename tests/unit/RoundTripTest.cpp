@@ -8,6 +8,7 @@
 
 #include "ir/Parser.h"
 #include "ir/Printer.h"
+#include "tests/unit/SourceDir.h"
 #include "gtest/gtest.h"
 
 namespace xs {
@@ -26,7 +27,7 @@ bool skipped(const fs::path &relative) {
 }
 
 std::vector<fs::path> sourceFiles() {
-  fs::path root(XSTITCH_SOURCE_DIR);
+  fs::path root(testSourceDir());
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator();
        ++it) {
@@ -44,7 +45,7 @@ std::vector<fs::path> sourceFiles() {
 
 TEST(RoundTripTest, EveryRepositoryFilePrintsAndReparsesIdentically) {
   std::vector<fs::path> files = sourceFiles();
-  ASSERT_FALSE(files.empty()) << "no .xs files under " << XSTITCH_SOURCE_DIR;
+  ASSERT_FALSE(files.empty()) << "no .xs files under " << testSourceDir();
   for (const fs::path &file : files) {
     SCOPED_TRACE(file.string());
     absl::StatusOr<std::unique_ptr<Module>> first = parseModuleFile(file.string());

@@ -13,6 +13,7 @@
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "tests/unit/SourceDir.h"
 #include "tests/unit/TestDevices.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
@@ -50,7 +51,7 @@ Compiled compileText(const std::string &text, const CompileOptions &options = {}
 }
 
 std::string readExample(const std::string &name) {
-  std::ifstream in(std::string(XSTITCH_SOURCE_DIR) + "/examples/" + name);
+  std::ifstream in(testSourceDir() + "/examples/" + name);
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
