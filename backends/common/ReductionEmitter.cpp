@@ -119,15 +119,27 @@ public:
     return {b.CreateSelect(beats, value, state[0]), b.CreateSelect(beats, position, state[1])};
   }
 
-  /// Whether a state is one value that combine() merges with another.
-  bool mergeable() const { return !flagged_ && !isArg_; }
+  /// Whether combine() merges two states (all but the flagged form, which
+  /// is only for vectorized loops).
+  bool mergeable() const { return !flagged_; }
 
-  /// Combines a state with another partial state of the same reduction
-  /// (not argmax/argmin).
+  /// Combines a state with another partial state of the same reduction.
+  /// argmax/argmin: the better value wins, and of equal values (or two
+  /// NaNs) the smaller index, which is the first extreme wherever the two
+  /// states' elements lay in the row.
   std::vector<llvm::Value *> combine(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state,
-                                     llvm::Value *other) const {
-    assert(!flagged_ && !isArg_ && "partial states of plain reductions only");
-    return {emitReduceStep(b, op_.kind(), accumulate_, state[0], other)};
+                                     llvm::ArrayRef<llvm::Value *> other) const {
+    assert(mergeable() && "flagged states are not merged");
+    if (!isArg_)
+      return {emitReduceStep(b, op_.kind(), accumulate_, state[0], other[0])};
+    bool wantMax = op_.kind() == OpKind::ArgMax;
+    llvm::Value *otherBeats = emitArgBeats(b, type(), wantMax, other[0], state[0]);
+    llvm::Value *stateBeats = emitArgBeats(b, type(), wantMax, state[0], other[0]);
+    llvm::Value *tie = b.CreateNot(b.CreateOr(otherBeats, stateBeats));
+    llvm::Value *takeOther =
+        b.CreateOr(otherBeats, b.CreateAnd(tie, b.CreateICmpSLT(other[1], state[1])));
+    return {b.CreateSelect(takeOther, other[0], state[0]),
+            b.CreateSelect(takeOther, other[1], state[1])};
   }
 
   llvm::Value *result(llvm::IRBuilder<> &b, llvm::ArrayRef<llvm::Value *> state) const {
@@ -225,10 +237,17 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   ElementGenerator &gen = first.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
+  // On targets with several lanes per block (GPUs) the lanes split each
+  // row's columns and their states merge (Reduction::combine) before the
+  // result is taken; float extrema then take the plain NaN-propagating form,
+  // as the flagged one only serves vectorized loops. One lane (CPU): the
+  // loop as is.
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  bool splitLanes = !isSingleLane(lanes);
   std::vector<Reduction> reductions;
   for (const GroupEmission &group : groups) {
     const Operation &op = *group.group.dominant;
-    reductions.emplace_back(op, /*inRegisters=*/true, /*wideSums=*/false, &ctx.body);
+    reductions.emplace_back(op, /*inRegisters=*/!splitLanes, /*wideSums=*/false, &ctx.body);
     const Reduction &reduction = reductions.back();
     if (!reduction.contiguous() || reduction.firstReduced() + reduction.reducedShape().size() !=
                                        reduction.reducedMask().size())
@@ -292,14 +311,6 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   };
   bool anyArg = std::any_of(reductions.begin(), reductions.end(),
                             [](const Reduction &r) { return r.isArg(); });
-  // On targets with several lanes per block (GPUs) the lanes split each
-  // row's columns when every state is one value that combine() merges;
-  // otherwise (argmax, NaN-flagged extrema) every lane reduces the whole
-  // row and they agree. One lane (CPU): the loop as is.
-  llvm::Value *lanes = ctx.target.laneCount(b);
-  bool splitLanes =
-      !isSingleLane(lanes) && std::all_of(reductions.begin(), reductions.end(),
-                                          [](const Reduction &r) { return r.mergeable(); });
   // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
   LoopResult rowLoop = emitLoop(
@@ -337,21 +348,19 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
         if (!anyArg)
           ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         for (size_t i = 0; i < reductions.size(); ++i) {
+          const Reduction &r = reductions[i];
+          llvm::ArrayRef<llvm::Value *> state = stateOf(inner.carried, i);
           llvm::Value *value;
           if (splitLanes) {
             // The lanes' states merge before the result is taken, in the
             // accumulation type.
-            const Reduction &r = reductions[i];
-            llvm::Value *state = ctx.target.emitCrossLaneReduce(
-                b, stateOf(inner.carried, i)[0],
-                [&r](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) {
-                  return r.combine(ib, {x}, y)[0];
-                });
-            value = r.result(b, {state});
+            std::vector<llvm::Value *> merged = ctx.target.emitCrossLaneReduce(
+                b, state,
+                [&r](llvm::IRBuilder<> &ib, llvm::ArrayRef<llvm::Value *> x,
+                     llvm::ArrayRef<llvm::Value *> y) { return r.combine(ib, x, y); });
+            value = r.result(b, merged);
           } else {
-            value = ctx.target.emitCrossLaneReduce(
-                b, reductions[i].result(b, stateOf(inner.carried, i)),
-                [](llvm::IRBuilder<> &, llvm::Value *x, llvm::Value *) { return x; });
+            value = r.result(b, state);
           }
           if (partial) {
             // A block has one row: its chunk's state goes to partialBase.

@@ -7,12 +7,19 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "transforms/TargetDescription.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 
 namespace xs {
+
+/// Merges two partial states of a cross-lane reduction into one.
+using LaneCombine = std::function<std::vector<llvm::Value *>(
+    llvm::IRBuilder<> &, llvm::ArrayRef<llvm::Value *>, llvm::ArrayRef<llvm::Value *>)>;
+/// The most values a cross-lane reduction's state has.
+inline constexpr size_t kMaxLaneStateValues = 2;
 
 class Target {
 public:
@@ -53,12 +60,13 @@ public:
   /// stack or per-task buffer on CPU), aligned to the vector width.
   virtual llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                            llvm::Value *elements) = 0;
-  /// Combines `value` across the block's lanes with `combine`; every lane
-  /// gets the result (CPU: the identity, lanes are one).
-  virtual llvm::Value *emitCrossLaneReduce(
-      llvm::IRBuilder<> &b, llvm::Value *value,
-      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
-          &combine) = 0;
+  /// Combines `state` (up to kMaxLaneStateValues scalars of up to 64 bits,
+  /// e.g. argmax's value and index) across the block's lanes with
+  /// `combine`, which merges two states; every lane gets the result (CPU:
+  /// the state as it is, lanes are one).
+  virtual std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
+                                                         llvm::ArrayRef<llvm::Value *> state,
+                                                         const LaneCombine &combine) = 0;
   /// Marks an inner loop for vectorization (CPU: loop metadata);
   /// `constantTrips` is its iteration count when known, else 0.
   virtual void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) = 0;

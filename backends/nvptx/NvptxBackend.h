@@ -3,12 +3,12 @@
 
 // The NVPTX backend: KernelPlans planned for an NVIDIA target (a preset or a
 // queried GPU, NvidiaTargetDescription.h) through the common emitter with an
-// NvptxTarget, to PTX text. Element-wise groups and plain reductions (sums,
-// extrema, products) spread each row's columns over the block's threads, the
-// reductions then merging the lanes' states; argmax/argmin and NaN-flagged
-// extrema are computed by every thread alike, each storing the same value
-// (docs/nvidia.md). Nothing here has run on a GPU yet: the CUDA device comes
-// next.
+// NvptxTarget, to PTX text. Element-wise groups and row reductions (sums,
+// extrema, products, argmax/argmin) spread each row's columns over the
+// block's threads, the reductions then merging the lanes' states; column
+// reductions and the Generic mapping are computed by every thread alike,
+// each storing the same value (docs/nvidia.md). The CUDA device
+// (runtime/cuda) loads the PTX.
 
 #include <string>
 

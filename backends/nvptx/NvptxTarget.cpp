@@ -128,49 +128,63 @@ llvm::Value *NvptxTarget::shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, i
   return type->isIntegerTy() ? shuffled : b.CreateBitCast(shuffled, type);
 }
 
-llvm::Value *NvptxTarget::warpReduce(
-    llvm::IRBuilder<> &b, llvm::Value *value,
-    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
-        &combine) {
-  for (int laneMask = kWarp / 2; laneMask > 0; laneMask /= 2)
-    value = combine(b, value, shuffleXor(b, value, laneMask));
-  return value;
+std::vector<llvm::Value *> NvptxTarget::warpReduce(llvm::IRBuilder<> &b,
+                                                   std::vector<llvm::Value *> state,
+                                                   const LaneCombine &combine) {
+  for (int laneMask = kWarp / 2; laneMask > 0; laneMask /= 2) {
+    std::vector<llvm::Value *> other;
+    for (llvm::Value *value : state)
+      other.push_back(shuffleXor(b, value, laneMask));
+    state = combine(b, state, other);
+  }
+  return state;
 }
 
-llvm::Value *NvptxTarget::emitCrossLaneReduce(
-    llvm::IRBuilder<> &b, llvm::Value *value,
-    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
-        &combine) {
-  // Lanes of a warp first; then lane 0 of each warp leaves its warp's value
-  // in a slot and every lane combines the slots in warp order, so all lanes
-  // get the same bits. Blocks are whole warps (nvidiaTargetDescription).
-  value = warpReduce(b, value, combine);
+std::vector<llvm::Value *> NvptxTarget::emitCrossLaneReduce(llvm::IRBuilder<> &b,
+                                                            llvm::ArrayRef<llvm::Value *> state,
+                                                            const LaneCombine &combine) {
+  assert(!state.empty() && state.size() <= kMaxLaneStateValues);
+  // Lanes of a warp first; then lane 0 of each warp leaves its warp's state
+  // in its slots and every lane combines the slots in warp order, so all
+  // lanes get the same bits. Blocks are whole warps (nvidiaTargetDescription).
+  std::vector<llvm::Value *> warpState = warpReduce(b, state.vec(), combine);
   llvm::Module &module = *kernel_->getParent();
-  llvm::GlobalVariable *slots =
-      sharedArray(module, kReduceSlots, 8 * (1024 / kWarp), /*external=*/false);
+  llvm::GlobalVariable *slots = sharedArray(
+      module, kReduceSlots, 8 * kMaxLaneStateValues * (1024 / kWarp), /*external=*/false);
   llvm::Value *lane = laneId(b);
   llvm::Value *warp = b.CreateLShr(lane, 5);
-  llvm::Type *type = value->getType();
-  auto slot = [&](llvm::Value *w) { return b.CreateInBoundsGEP(b.getInt64Ty(), slots, w); };
+  // Slot k of warp w: 8 bytes at (w * kMaxLaneStateValues + k) * 8.
+  auto slot = [&](llvm::Value *w, size_t k) {
+    return b.CreateInBoundsGEP(
+        b.getInt64Ty(), slots,
+        b.CreateAdd(b.CreateMul(w, b.getInt64(kMaxLaneStateValues)), b.getInt64(k)));
+  };
+  auto load = [&](llvm::Value *w) {
+    std::vector<llvm::Value *> values;
+    for (size_t k = 0; k < warpState.size(); ++k)
+      values.push_back(b.CreateLoad(warpState[k]->getType(), slot(w, k)));
+    return values;
+  };
   llvm::BasicBlock *leader = llvm::BasicBlock::Create(b.getContext(), "warp.leader", kernel_);
   llvm::BasicBlock *joined = llvm::BasicBlock::Create(b.getContext(), "warp.joined", kernel_);
   b.CreateCondBr(b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(kWarp - 1)), b.getInt64(0)), leader,
                  joined);
   b.SetInsertPoint(leader);
-  b.CreateStore(value, slot(warp));
+  for (size_t k = 0; k < warpState.size(); ++k)
+    b.CreateStore(warpState[k], slot(warp, k));
   b.CreateBr(joined);
   b.SetInsertPoint(joined);
   emitBlockBarrier(b);
   llvm::Value *warps = b.CreateLShr(b.CreateAdd(laneCount(b), b.getInt64(kWarp - 1)), 5);
   LoopResult total = emitLoop(
-      b, b.getInt64(1), warps, {b.CreateLoad(type, slot(b.getInt64(0)))},
+      b, b.getInt64(1), warps, load(b.getInt64(0)),
       [&](llvm::Value *w, llvm::ArrayRef<llvm::Value *> carried) {
-        return std::vector<llvm::Value *>{combine(b, carried[0], b.CreateLoad(type, slot(w)))};
+        return combine(b, carried, load(w));
       },
       "warps");
   // The slots are read by every lane before the next reduction writes them.
   emitBlockBarrier(b);
-  return total.carried[0];
+  return total.carried;
 }
 
 void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t) {

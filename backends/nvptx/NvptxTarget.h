@@ -40,19 +40,17 @@ public:
   void emitGridBarrier(llvm::IRBuilder<> &b) override;
   llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                    llvm::Value *elements) override;
-  llvm::Value *emitCrossLaneReduce(
-      llvm::IRBuilder<> &b, llvm::Value *value,
-      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
-          &combine) override;
+  std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
+                                                 llvm::ArrayRef<llvm::Value *> state,
+                                                 const LaneCombine &combine) override;
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
 
 private:
-  /// `value` combined over the 32 lanes of each warp (every lane gets its
+  /// `state` combined over the 32 lanes of each warp (every lane gets its
   /// warp's result).
-  llvm::Value *warpReduce(llvm::IRBuilder<> &b, llvm::Value *value,
-                          const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *,
-                                                            llvm::Value *)> &combine);
+  std::vector<llvm::Value *> warpReduce(llvm::IRBuilder<> &b, std::vector<llvm::Value *> state,
+                                        const LaneCombine &combine);
   /// A butterfly shuffle of any scalar of up to 64 bits.
   llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, int laneMask);
 

@@ -88,10 +88,10 @@ llvm::Value *X86Target::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *el
   return buffer;
 }
 
-llvm::Value *X86Target::emitCrossLaneReduce(
-    llvm::IRBuilder<> &, llvm::Value *value,
-    const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)> &) {
-  return value; // one lane
+std::vector<llvm::Value *> X86Target::emitCrossLaneReduce(llvm::IRBuilder<> &,
+                                                          llvm::ArrayRef<llvm::Value *> state,
+                                                          const LaneCombine &) {
+  return state; // one lane
 }
 
 namespace {

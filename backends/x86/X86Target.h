@@ -42,10 +42,9 @@ public:
   void emitGridBarrier(llvm::IRBuilder<> &b) override;
   llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                    llvm::Value *elements) override;
-  llvm::Value *emitCrossLaneReduce(
-      llvm::IRBuilder<> &b, llvm::Value *value,
-      const std::function<llvm::Value *(llvm::IRBuilder<> &, llvm::Value *, llvm::Value *)>
-          &combine) override;
+  std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
+                                                 llvm::ArrayRef<llvm::Value *> state,
+                                                 const LaneCombine &combine) override;
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
 

@@ -30,14 +30,21 @@ std::unique_ptr<llvm::Module> laneKernel(llvm::LLVMContext &context, NvptxTarget
     llvm::Value *next = b.CreateURem(b.CreateAdd(lane, b.getInt64(1)), count);
     llvm::Value *neighbour =
         b.CreateLoad(b.getFloatTy(), b.CreateGEP(b.getFloatTy(), buffer, next));
-    llvm::Value *sum = target.emitCrossLaneReduce(
-        b, neighbour,
-        [](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) { return ib.CreateFAdd(x, y); });
+    using Values = llvm::ArrayRef<llvm::Value *>;
+    llvm::Value *sum =
+        target.emitCrossLaneReduce(b, {neighbour}, [](llvm::IRBuilder<> &ib, Values x, Values y) {
+          return std::vector<llvm::Value *>{ib.CreateFAdd(x[0], y[0])};
+        })[0];
+    // A two-value state: the widest lane and its id.
+    std::vector<llvm::Value *> widestState = target.emitCrossLaneReduce(
+        b, {b.CreateUIToFP(lane, b.getDoubleTy()), lane},
+        [](llvm::IRBuilder<> &ib, Values x, Values y) {
+          llvm::Value *takeY = ib.CreateFCmpOGT(y[0], x[0]);
+          return std::vector<llvm::Value *>{ib.CreateSelect(takeY, y[0], x[0]),
+                                            ib.CreateSelect(takeY, y[1], x[1])};
+        });
     llvm::Value *widest =
-        target.emitCrossLaneReduce(b, b.CreateUIToFP(lane, b.getDoubleTy()),
-                                   [](llvm::IRBuilder<> &ib, llvm::Value *x, llvm::Value *y) {
-                                     return ib.CreateMaxNum(x, y);
-                                   });
+        b.CreateFAdd(widestState[0], b.CreateUIToFP(widestState[1], b.getDoubleTy()));
     llvm::Value *out = target.bufferArg(b, 0);
     llvm::Value *grid = target.dimArg(b, 0);
     llvm::Function *kernel = b.GetInsertBlock()->getParent();
