@@ -91,7 +91,8 @@ absl::StatusOr<Device *> cudaDevice(int ordinal) {
   return device.get();
 }
 
-/// The NVPTX backend's options for CUDA device `name`: its queried limits.
+/// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
+/// device's queried ones.
 absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name) {
   XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(name));
   NvptxOptions nvptx;
@@ -169,23 +170,25 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
     return s;
   PlanOptions planOptions;
   planOptions.fusion = options.fusion;
-  if (isCudaDeviceName(options.device)) {
-    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
-    return planProgram(function, nvptxTargetDescription(nvptx), planOptions);
-  }
+  if (isCudaDeviceName(options.device))
+    return planNvidiaFunction(function, options, options.device);
   return planProgram(function, x86TargetDescription(x86Options(options)), planOptions);
+}
+
+absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
+                                               const CompileOptions &options,
+                                               std::string_view target) {
+  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
+  PlanOptions planOptions;
+  planOptions.fusion = options.fusion;
+  return planProgram(function, nvptxTargetDescription(nvptx), planOptions);
 }
 
 absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
                                               const CompileOptions &options,
                                               std::string_view target, bool llvmIR) {
-  XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(target));
-  NvptxOptions nvptx;
-  nvptx.limits = std::move(limits);
-  PlanOptions planOptions;
-  planOptions.fusion = options.fusion;
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan,
-                      planProgram(function, nvptxTargetDescription(nvptx), planOptions));
+  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planNvidiaFunction(function, options, target));
   return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }
 

@@ -75,6 +75,12 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
 absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
                                        bool optimized = true);
 
+/// The plans for an NVIDIA GPU (`target` as for emitNvidiaKernels), for
+/// --explain --target and golden tests.
+absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
+                                               const CompileOptions &options,
+                                               std::string_view target);
+
 /// The kernels for an NVIDIA GPU: PTX, or with `llvmIR` the NVPTX LLVM IR as
 /// the emitter wrote it (--emit=ptx, --emit=nvptx-llvm). `target` is a
 /// preset (sm_70 ... sm_90: no GPU needed) or cuda[:N], the limits of a

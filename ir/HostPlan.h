@@ -63,6 +63,9 @@ struct HostLaunchVariant {
   /// to kBlockBufferAlignment (GPUs: the dynamic shared memory a launch
   /// asks for; x86 keeps block buffers on the worker's stack and ignores it).
   DimExpr blockBufferBytes = DimExpr(0);
+  /// Lanes of each block (ThreadMapping::lanes): GPU launches run blocks of
+  /// this many threads; x86 kernels are compiled for their lanes.
+  int64_t lanes = 1;
 };
 
 /// Block buffers start at multiples of this many bytes (the widest vector
@@ -103,9 +106,6 @@ struct HostPlan {
   /// Temporaries sharing a slot never live at the same time; a slot's size
   /// is the largest of its buffers at the call's dims.
   int numSlots = 0;
-  /// Lanes of a block, as planned (TargetDescription::lanesPerBlock): GPU
-  /// launches run blocks of this many threads.
-  int64_t lanesPerBlock = 1;
 };
 
 /// A compiled function: the host plan and the kernels' code. For the x86

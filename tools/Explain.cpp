@@ -111,8 +111,9 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
       out += strCat("  variant ", vi, predicates.empty() ? " (always)" : " when ",
                     absl::StrJoin(predicates, " and "),
                     dims.empty() || vi != chosen ? "" : "  <- this run", ": grid ",
-                    sized(v.grid, dims), " blocks, ", v.phases.size(), " phase",
-                    v.phases.size() == 1 ? "" : "s",
+                    sized(v.grid, dims), " blocks of ",
+                    v.groups.empty() ? 1 : v.groups.front().mapping.lanes, " lanes, ",
+                    v.phases.size(), " phase", v.phases.size() == 1 ? "" : "s",
                     v.blocksPerTask == DimExpr(1)
                         ? std::string()
                         : strCat(", ", sized(v.blocksPerTask, dims), " blocks per task"),

@@ -75,8 +75,8 @@ const std::vector<FlagSpec> kFlags = {
      "print the kernels' code and exit: x86 LLVM IR (optimized, or as emitted), or for --target "
      "PTX or the NVPTX LLVM IR as emitted"},
     {"target", true, false, "sm_XX|cuda[:N]",
-     "the NVIDIA GPU --emit=ptx compiles for: a preset (sm_70, sm_80, sm_86, sm_89, sm_90), or "
-     "a present GPU"},
+     "the NVIDIA GPU --emit=ptx and --explain plan for: a preset (sm_70, sm_80, sm_86, sm_89, "
+     "sm_90), or a present GPU"},
     {"cpu", true, false, "NAME", "LLVM CPU to generate x86 code for (default: the host's)"},
     {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
@@ -477,7 +477,8 @@ int run(int argc, char **argv) {
           absl::StrCat("--emit supports llvm, llvm-unopt, ptx and nvptx-llvm, got '", what, "'")));
     if (args->has("target"))
       return report(absl::InvalidArgumentError(
-          "--target names an NVIDIA GPU: it goes with --emit=ptx or --emit=nvptx-llvm"));
+          "--target names an NVIDIA GPU: it goes with --emit=ptx, --emit=nvptx-llvm or "
+          "--explain"));
     if (device == "ref")
       return report(absl::InvalidArgumentError(
           "--emit needs a compiling device; the reference interpreter emits no code"));
@@ -505,12 +506,19 @@ int run(int argc, char **argv) {
             absl::StrCat("--dim needs SYM=N with an integer N, got '", spec, "'")));
       dims[assignment->first] = value;
     }
-    absl::StatusOr<ProgramPlan> plan = planFunction(**function, *compileOptions);
+    absl::StatusOr<ProgramPlan> plan =
+        args->has("target") ? planNvidiaFunction(**function, *compileOptions, args->get("target"))
+                            : planFunction(**function, *compileOptions);
     if (!plan.ok())
       return report(plan.status());
     std::cout << (what == "dot" ? explainPlanDot(*plan, dims) : explainPlan(*plan, dims));
     return kExitOk;
   }
+
+  if (args->has("target"))
+    return report(absl::InvalidArgumentError(
+        "--target names the NVIDIA GPU that --emit=ptx, --emit=nvptx-llvm and --explain plan "
+        "for; to run on a GPU use --device=cuda[:N]"));
 
   InputRequest request;
   request.inputs = renameOnnxSpecs(args->getAll("input"), onnxNames.inputs, **function, true);

@@ -76,6 +76,28 @@ struct MappingContext {
   int64_t packElements; // elements a block packs short rows into
   int64_t wantedBlocks; // 2 x parallel units: enough to balance the load
   int64_t blockBufferBytes;
+  int64_t warpWidth;
+  int64_t elementsPerLane; // TargetDescription::elementsPerLane
+
+  /// The lanes of a variant's blocks (TargetDescription::elementsPerLane):
+  /// for the chunk of `colsPerBlock` columns, else the row, whose length is
+  /// a constant or bounded by a `rowWork <= N` predicate.
+  int64_t lanesFor(const std::vector<DimPredicate> &predicates, int64_t colsPerBlock) const {
+    if (elementsPerLane <= 0)
+      return lanes;
+    int64_t warp = std::max<int64_t>(warpWidth, 1);
+    if (isColumnMajor(shape.kind) || shape.kind == MappingKind::Generic)
+      return std::min(warp, lanes);
+    std::optional<int64_t> work =
+        colsPerBlock > 0 ? std::optional<int64_t>(colsPerBlock) : shape.rowWork.constantValue();
+    for (const DimPredicate &p : predicates)
+      if (!work && p.lhs == shape.rowWork && p.op == DimPredicate::Op::LE)
+        work = p.rhs.constantValue();
+    if (!work)
+      return lanes;
+    return std::clamp(roundUpInt(ceilDivInt(std::max<int64_t>(*work, 1), elementsPerLane), warp),
+                      std::min(warp, lanes), lanes);
+  }
 
   /// Rows a block packs so that rows of `colsBound` elements give it about
   /// packElements; never more rows than a constant row count needs.
@@ -95,7 +117,7 @@ struct MappingContext {
     mapping.cols = shape.cols;
     mapping.rowsPerBlock = rowsPerBlock;
     mapping.colsPerBlock = colsPerBlock;
-    mapping.lanes = lanes;
+    mapping.lanes = lanesFor(predicates, colsPerBlock);
     mapping.vectorWidth = vectorWidth;
 
     KernelVariant v;
@@ -290,6 +312,8 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
                                          1, ctx.minElements);
   ctx.wantedBlocks = 2 * std::max<int64_t>(target.parallelUnits, 1);
   ctx.blockBufferBytes = target.blockBufferBytes;
+  ctx.warpWidth = target.warpWidth;
+  ctx.elementsPerLane = target.elementsPerLane;
   return ctx;
 }
 

@@ -274,9 +274,12 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
   for (size_t i = 0; i < kernel.variants.size(); ++i) {
     const KernelVariant &v = kernel.variants[i];
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
+    int64_t lanes = 1;
+    for (const PlanGroup &group : v.groups)
+      lanes = std::max(lanes, group.mapping.lanes);
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
                                               static_cast<int>(v.phases.size()), v.blocksPerTask,
-                                              blockBufferBytes(v, target_)});
+                                              blockBufferBytes(v, target_), lanes});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;
@@ -471,7 +474,6 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     return s;
   HostPlan &host = plan_.host;
   host.function = function_.name();
-  host.lanesPerBlock = target_.lanesPerBlock;
   host.constraints = function_.constraints();
   host.hostSymbols = function_.sharedHostSymbols();
   for (const auto &param : function_.params()) {

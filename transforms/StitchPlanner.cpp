@@ -492,6 +492,10 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                          dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
     }
   }
+  // One launch has one block size: every group's lanes are the main
+  // group's (the same on CPU; on GPUs the main group's rows decide).
+  for (PlanGroup &group : v.groups)
+    group.mapping.lanes = mainMapping.lanes;
   placeTilesInResults(v, claimed);
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
   // Partials are written once and read once.

@@ -17,9 +17,17 @@ struct TargetDescription {
   int64_t blockBufferBytes = 0; // per-block scratch: shared memory, or the L2 share of a task
   int64_t parallelUnits = 1;    // SMs x resident blocks, or CPU worker threads
   int64_t vectorBytes = 16;     // widest vector load/store
-  /// Elements a CPU task should cover at least so that scheduling costs stay
-  /// small against the work (TBB grain); 1 on GPUs.
+  /// Elements a block should cover at least: on CPU so that scheduling
+  /// costs stay small against the work (TBB grain), on GPUs a full block's
+  /// lanes with elementsPerLane each (the chunk a split row gives a block).
   int64_t minElementsPerBlock = 1;
+  /// GPUs (AStitch's adaptive thread mapping): a variant's blocks take
+  /// enough lanes for elementsPerLane elements each of the longest row
+  /// (or chunk) a block works on, in whole warps, at most lanesPerBlock:
+  /// short rows get a warp, long ones the whole block. Mappings whose lanes
+  /// compute whole results alike (column reductions, Generic) take a warp.
+  /// 0: every block has lanesPerBlock lanes (CPU).
+  int64_t elementsPerLane = 0;
   /// Elements a block packs short rows into, at most (never more than
   /// minElementsPerBlock). Every stage of a stitched block reads the block's
   /// rows again: on x86 small row tiles stay close to the core (softmax over

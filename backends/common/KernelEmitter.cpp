@@ -232,7 +232,13 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
       gen.setMaterialized(value, ctx.buffers[static_cast<size_t>(layout.globalArg.at(value))]);
 
   absl::flat_hash_map<const Value *, llvm::Value *> blockBase;
-  for (auto [value, buffer] : layout.blockBuffer) {
+  // In the plan's order, not the map's: the code (buffer offsets) must not
+  // depend on where values happen to be in memory.
+  for (const PlanBuffer &planned : variant.buffers) {
+    auto found = layout.blockBuffer.find(planned.value);
+    if (found == layout.blockBuffer.end() || found->second != &planned)
+      continue;
+    auto [value, buffer] = *found;
     int phase = layout.phaseOf[static_cast<size_t>(layout.writer.at(value))];
     if (phase >= first && phase <= last && !buffer->inResult)
       blockBase[value] = target.allocateBlockBuffer(

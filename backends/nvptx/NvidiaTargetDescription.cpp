@@ -54,6 +54,13 @@ std::vector<std::string> nvidiaPresetNames() {
   return names;
 }
 
+namespace {
+
+/// TargetDescription::elementsPerLane on NVIDIA GPUs.
+constexpr int64_t kElementsPerLane = 8;
+
+} // namespace
+
 TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int64_t lanesPerBlock) {
   TargetDescription t;
   t.name = limits.arch;
@@ -68,7 +75,10 @@ TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int6
   t.blockBufferBytes = std::min(limits.sharedBytesPerBlock, limits.sharedBytesPerSM / blocksPerSM);
   t.parallelUnits = limits.smCount * blocksPerSM;
   t.vectorBytes = 16;
-  t.minElementsPerBlock = 1;
+  // Each lane takes two 16-byte vectors of f32 per pass over a row; a split
+  // row gives a block a chunk that keeps all its lanes that busy.
+  t.elementsPerLane = kElementsPerLane;
+  t.minElementsPerBlock = lanesPerBlock * kElementsPerLane;
   t.packedRowElements = 1;
   return t;
 }

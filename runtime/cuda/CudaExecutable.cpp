@@ -294,7 +294,7 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   if (!shared.ok() || *shared < 0)
     return bad("block-buffer bytes ", variant.blockBufferBytes.str(), " = ",
                shared.ok() ? strCat(*shared) : std::string(shared.status().message()));
-  int64_t lanes = plan_.lanesPerBlock;
+  int64_t lanes = variant.lanes;
   if (lanes < 1 || lanes > ctx.info().maxThreadsPerBlock)
     return bad("blocks of ", lanes, " threads, but ", ctx.name(), " runs at most ",
                ctx.info().maxThreadsPerBlock);

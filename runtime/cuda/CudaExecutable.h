@@ -8,9 +8,9 @@
 // device memory (inputs, outputs, the arena of temporaries, and one table of
 // the kernels' dims and buffer pointers) from the context's caching
 // allocator, queues copies and launches on a stream of the pool and copies
-// the results back. A launch runs the plan's grid in blocks of
-// HostPlan::lanesPerBlock threads with the variant's block buffers as
-// dynamic shared memory; phases are launches one after another. Library
+// the results back. A launch runs the variant's grid in blocks of its lanes
+// (HostLaunchVariant::lanes) threads with its block buffers as dynamic
+// shared memory; phases are launches one after another. Library
 // steps (dot) run on the host through the CPU's library ops, their operands
 // copied there and the result back. All per-call state lives in run().
 

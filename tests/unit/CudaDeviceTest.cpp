@@ -278,7 +278,7 @@ func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
   const HostLaunchVariant &chosen = plan.steps[0].variants[*variant];
   EXPECT_EQ(launch.kernel, nvptxSymbol(chosen.symbol));
   EXPECT_EQ(static_cast<int64_t>(launch.grid), *chosen.grid.evaluate(dims));
-  EXPECT_EQ(static_cast<int64_t>(launch.threads), plan.lanesPerBlock);
+  EXPECT_EQ(static_cast<int64_t>(launch.threads), chosen.lanes);
   EXPECT_EQ(static_cast<int64_t>(launch.sharedBytes), *chosen.blockBufferBytes.evaluate(dims));
   EXPECT_EQ(launch.blockBegin, 0);
   EXPECT_EQ(launch.dims, (std::vector<int64_t>{3, 5}));
@@ -399,10 +399,10 @@ TEST_F(CudaDeviceTest, AMissingKernelIsAnErrorNamingIt) {
   // A plan launching a kernel the PTX does not define.
   HostPlan plan;
   plan.function = "f";
-  plan.lanesPerBlock = 256;
   HostStep step;
   step.kernel = "k0_neg";
   step.variants.push_back(HostLaunchVariant{{}, "k0_neg.v0", DimExpr(1)});
+  step.variants.back().lanes = 256;
   plan.steps.push_back(step);
   absl::StatusOr<std::shared_ptr<Executable>> executable = (*device)->load(
       CompiledProgram{plan, "ptx", {".version 7.8\n.target sm_90\n.entry other() { ret; }\n"}});

@@ -30,11 +30,11 @@
 // CHECK-NOT: fail
 // CHECK: pass
 // CHECK-NOT: fail
-// PLAN: variant 0 when R < 4 and 4*C >= 65536  <- this run: grid R*((4*C + 16383)/16384) [16] blocks, 2 phases
+// PLAN: variant 0 when R < 4 and 4*C >= 65536  <- this run: grid R*((4*C + 16383)/16384) [16] blocks of {{[0-9]+}} lanes, 2 phases
 // PLAN: dominant %s = reduce_sum; row-partial R x 4*C, 16384 columns per block
 // PLAN: dominant %s = reduce_sum; row-combine R x (4*C + 16383)/16384
 // PLAN: buffer %s: global partials (f64)
-// SOFTMAX: <- this run: grid R*((C + 16383)/16384) [13] blocks, 5 phases
+// SOFTMAX: <- this run: grid R*((C + 16383)/16384) [13] blocks of {{[0-9]+}} lanes, 5 phases
 // SOFTMAX: group 2 (phase 4): dominant %6 = div; elementwise R x C, 16384 columns per block
 func @sums(%x: f32[R, 4, C]) -> (s: f32[R], d: f64[R]) {
   %s = reduce_sum %x {dims = [1, 2]}
