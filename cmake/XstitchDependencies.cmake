@@ -26,15 +26,18 @@ if(XSTITCH_LLVM_BUNDLE)
   add_library(xstitch_llvm_bundle SHARED ${CMAKE_BINARY_DIR}/xstitch_llvm_bundle.cpp)
   set_target_properties(xstitch_llvm_bundle PROPERTIES OUTPUT_NAME xstitch_llvm)
   # The named components whole (the executables call into them), what they
-  # depend on as far as they use it.
+  # depend on as far as they use it. Support is not taken whole: its Z3
+  # solver would pull in libz3, which nothing of xstitch uses.
   set(XSTITCH_LLVM_WHOLE_ARCHIVES)
   foreach(lib ${XSTITCH_LLVM_COMPONENT_LIBS})
-    list(APPEND XSTITCH_LLVM_WHOLE_ARCHIVES "$<TARGET_FILE:${lib}>")
+    if(NOT lib STREQUAL "LLVMSupport")
+      list(APPEND XSTITCH_LLVM_WHOLE_ARCHIVES "$<TARGET_FILE:${lib}>")
+    endif()
   endforeach()
   target_link_libraries(xstitch_llvm_bundle PRIVATE
     -Wl,--whole-archive ${XSTITCH_LLVM_WHOLE_ARCHIVES} -Wl,--no-whole-archive
     ${XSTITCH_LLVM_COMPONENT_LIBS})
-  target_link_options(xstitch_llvm_bundle PRIVATE -Wl,--gc-sections)
+  target_link_options(xstitch_llvm_bundle PRIVATE -Wl,--gc-sections -Wl,--as-needed)
   target_link_libraries(xstitch_llvm INTERFACE xstitch_llvm_bundle)
 else()
   target_link_libraries(xstitch_llvm INTERFACE LLVM)
