@@ -332,4 +332,36 @@ absl::StatusOr<std::vector<int64_t>> symbolValues(const HostPlan &plan, const Di
   return values;
 }
 
+size_t aliasTarget(const HostPlan &plan, size_t index) {
+  while (plan.buffers[index].kind == HostBuffer::Kind::Alias)
+    index = static_cast<size_t>(plan.buffers[index].aliasOf);
+  return index;
+}
+
+absl::StatusOr<Tensor> constantTensor(const HostBuffer &buffer) {
+  if (buffer.constant.elementType() != buffer.type.elementType())
+    return absl::InternalError(strCat("constant %", buffer.name, " holds ",
+                                      buffer.constant.typeStr(), " but has type ",
+                                      buffer.type.str()));
+  return toTensor(buffer.constant);
+}
+
+absl::StatusOr<int64_t> launchQuantity(const HostStep &step, std::string_view what,
+                                       const DimExpr &expr, const DimBindings &dims) {
+  absl::StatusOr<int64_t> value = expr.evaluate(dims);
+  if (!value.ok())
+    return absl::InternalError(strCat("kernel ", step.kernel, ": ", what, " ", expr.str(), ": ",
+                                      value.status().message()));
+  if (*value < 0)
+    return absl::InternalError(
+        strCat("kernel ", step.kernel, ": ", what, " ", expr.str(), " = ", *value));
+  return *value;
+}
+
+std::string hostStepName(const HostStep &step) {
+  if (!step.kernel.empty())
+    return step.kernel;
+  return std::string(mnemonic(step.libraryOp));
+}
+
 } // namespace xs

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -47,6 +48,23 @@ absl::StatusOr<size_t> chooseVariant(const HostStep &step, const DimBindings &di
 
 /// The values of HostPlan::symbols in order: the `dims` argument of kernels.
 absl::StatusOr<std::vector<int64_t>> symbolValues(const HostPlan &plan, const DimBindings &dims);
+
+/// The real buffer alias buffer `index` views (itself when it is no alias);
+/// checkHostPlan() proved every chain ends at one.
+size_t aliasTarget(const HostPlan &plan, size_t index);
+
+/// The values of Constant buffer `buffer` as typed memory; a constant whose
+/// values are not of its type is an Internal error (a bug in the planner).
+absl::StatusOr<Tensor> constantTensor(const HostBuffer &buffer);
+
+/// A dim expression of a launch (its grid, blocks per task, block-buffer
+/// bytes) at the call's dims: a value that does not evaluate or is negative
+/// is an Internal error naming the kernel and `what`.
+absl::StatusOr<int64_t> launchQuantity(const HostStep &step, std::string_view what,
+                                       const DimExpr &expr, const DimBindings &dims);
+
+/// A step's name in timings: its kernel, or its library op.
+std::string hostStepName(const HostStep &step);
 
 /// `%name` of parameter `index` (from the plan's input buffers).
 std::string inputName(const HostPlan &plan, size_t index);

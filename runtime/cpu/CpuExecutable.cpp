@@ -28,12 +28,6 @@ void callKernel(CpuKernelFn fn, void *const *buffers, const int64_t *dims, int64
   fn(buffers, dims, begin, end, streamMask);
 }
 
-std::string stepName(const HostStep &step) {
-  if (!step.kernel.empty())
-    return step.kernel;
-  return std::string(mnemonic(step.libraryOp));
-}
-
 } // namespace
 
 /// Everything one call of run() owns.
@@ -97,11 +91,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
     const HostBuffer &buffer = plan.buffers[b];
     if (buffer.kind != HostBuffer::Kind::Constant)
       continue;
-    if (buffer.constant.elementType() != buffer.type.elementType())
-      return absl::InternalError(strCat("constant %", buffer.name, " holds ",
-                                        buffer.constant.typeStr(), " but has type ",
-                                        buffer.type.str()));
-    executable->constants_[b] = toTensor(buffer.constant);
+    XS_ASSIGN_OR_RETURN(executable->constants_[b], constantTensor(buffer));
   }
   return executable;
 }
@@ -157,14 +147,9 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
       break;
     }
   }
-  // Aliases view their (possibly aliased) source; checkPlan() proved every
-  // chain ends at a real buffer.
-  for (size_t b = 0; b < numBuffers; ++b) {
-    size_t target = b;
-    while (plan_.buffers[target].kind == HostBuffer::Kind::Alias)
-      target = static_cast<size_t>(plan_.buffers[target].aliasOf);
-    call.data[b] = call.data[target];
-  }
+  // Aliases view their (possibly aliased) source.
+  for (size_t b = 0; b < numBuffers; ++b)
+    call.data[b] = call.data[aliasTarget(plan_, b)];
 
   if (stats != nullptr) {
     stats->dims = call.dims;
@@ -210,7 +195,7 @@ absl::Status CpuExecutable::runSteps(CallState &call, RunStats *stats) const {
       return status;
     if (stats != nullptr)
       stats->steps.push_back(
-          {stepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
+          {hostStepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
   }
   return absl::OkStatus();
 }
@@ -219,14 +204,10 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   absl::StatusOr<size_t> variant = chooseVariant(step, call.dims);
   if (!variant.ok())
     return variant.status();
-  absl::StatusOr<int64_t> grid = step.variants[*variant].grid.evaluate(call.dims);
+  absl::StatusOr<int64_t> grid =
+      launchQuantity(step, "grid", step.variants[*variant].grid, call.dims);
   if (!grid.ok())
-    return absl::InternalError(strCat("kernel ", step.kernel, ": grid ",
-                                      step.variants[*variant].grid.str(), ": ",
-                                      grid.status().message()));
-  if (*grid < 0)
-    return absl::InternalError(strCat("kernel ", step.kernel, ": grid ",
-                                      step.variants[*variant].grid.str(), " = ", *grid));
+    return grid.status();
   if (*grid == 0)
     return absl::OkStatus();
   std::vector<void *> arguments;
@@ -243,11 +224,10 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
   // The plan's vertical packing: a task runs up to blocksPerTask
   // consecutive blocks.
-  absl::StatusOr<int64_t> packed = step.variants[*variant].blocksPerTask.evaluate(call.dims);
+  absl::StatusOr<int64_t> packed =
+      launchQuantity(step, "blocks per task", step.variants[*variant].blocksPerTask, call.dims);
   if (!packed.ok())
-    return absl::InternalError(strCat("kernel ", step.kernel, ": blocks per task ",
-                                      step.variants[*variant].blocksPerTask.str(), ": ",
-                                      packed.status().message()));
+    return packed.status();
   int64_t grain = std::max<int64_t>(1, *packed);
   // Each phase is one parallel round over the grid; the end of the round is
   // the grid barrier.

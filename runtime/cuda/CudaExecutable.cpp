@@ -27,12 +27,6 @@ CUdeviceptr address(const std::shared_ptr<void> &block) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));
 }
 
-std::string stepName(const HostStep &step) {
-  if (!step.kernel.empty())
-    return step.kernel;
-  return std::string(mnemonic(step.libraryOp));
-}
-
 } // namespace
 
 /// Everything one call of run() owns. The stream is declared last so that
@@ -121,11 +115,7 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
     const HostBuffer &buffer = plan.buffers[b];
     if (buffer.kind != HostBuffer::Kind::Constant)
       continue;
-    if (buffer.constant.elementType() != buffer.type.elementType())
-      return absl::InternalError(strCat("constant %", buffer.name, " holds ",
-                                        buffer.constant.typeStr(), " but has type ",
-                                        buffer.type.str()));
-    Tensor host = toTensor(buffer.constant);
+    XS_ASSIGN_OR_RETURN(Tensor host, constantTensor(buffer));
     int64_t bytes = host.view().byteSize();
     std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
     if (block == nullptr)
@@ -204,14 +194,9 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
       break;
     }
   }
-  // Aliases view their (possibly aliased) source; checkHostPlan() proved
-  // every chain ends at a real buffer.
-  for (size_t b = 0; b < numBuffers; ++b) {
-    size_t target = b;
-    while (plan_.buffers[target].kind == HostBuffer::Kind::Alias)
-      target = static_cast<size_t>(plan_.buffers[target].aliasOf);
-    call.data[b] = call.data[target];
-  }
+  // Aliases view their (possibly aliased) source.
+  for (size_t b = 0; b < numBuffers; ++b)
+    call.data[b] = call.data[aliasTarget(plan_, b)];
 
   // One upload for every launch's arguments: the dims, then each launch
   // step's buffer addresses.
@@ -271,7 +256,7 @@ absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
       // Timing a step waits for it: only --bench and --report ask.
       XS_RETURN_IF_ERROR(call.stream->synchronize());
       stats->steps.push_back(
-          {stepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
+          {hostStepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
     }
   }
   return absl::OkStatus();
@@ -281,23 +266,16 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   const CudaContext &ctx = *context_;
   XS_ASSIGN_OR_RETURN(size_t index, chooseVariant(step, call.dims));
   const HostLaunchVariant &variant = step.variants[index];
-  auto bad = [&](auto &&...pieces) {
-    return absl::InternalError(strCat("kernel ", step.kernel, ": ", pieces...));
-  };
-  absl::StatusOr<int64_t> grid = variant.grid.evaluate(call.dims);
-  if (!grid.ok() || *grid < 0)
-    return bad("grid ", variant.grid.str(), " = ",
-               grid.ok() ? strCat(*grid) : std::string(grid.status().message()));
-  if (*grid == 0)
+  XS_ASSIGN_OR_RETURN(int64_t grid, launchQuantity(step, "grid", variant.grid, call.dims));
+  if (grid == 0)
     return absl::OkStatus();
-  absl::StatusOr<int64_t> shared = variant.blockBufferBytes.evaluate(call.dims);
-  if (!shared.ok() || *shared < 0)
-    return bad("block-buffer bytes ", variant.blockBufferBytes.str(), " = ",
-               shared.ok() ? strCat(*shared) : std::string(shared.status().message()));
+  XS_ASSIGN_OR_RETURN(int64_t shared, launchQuantity(step, "block-buffer bytes",
+                                                     variant.blockBufferBytes, call.dims));
   int64_t lanes = variant.lanes;
   if (lanes < 1 || lanes > ctx.info().maxThreadsPerBlock)
-    return bad("blocks of ", lanes, " threads, but ", ctx.name(), " runs at most ",
-               ctx.info().maxThreadsPerBlock);
+    return absl::InternalError(strCat("kernel ", step.kernel, ": blocks of ", lanes,
+                                      " threads, but ", ctx.name(), " runs at most ",
+                                      ctx.info().maxThreadsPerBlock));
 
   CUdeviceptr dims = address(call.table);
   CUdeviceptr buffers = dims + static_cast<CUdeviceptr>(call.stepTableOffset[stepIndex]);
@@ -306,9 +284,9 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
     // fits the GPU's share (the planner's budget), so the bound is capped
     // at what the kernel may ask for.
     int64_t dynamicShared = std::min<int64_t>(
-        *shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes));
-    for (int64_t begin = 0; begin < *grid; begin += kMaxGridX) {
-      int64_t blocks = std::min(*grid - begin, kMaxGridX);
+        shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes));
+    for (int64_t begin = 0; begin < grid; begin += kMaxGridX) {
+      int64_t blocks = std::min(grid - begin, kMaxGridX);
       int64_t blockBegin = begin;
       void *params[] = {&buffers, &dims, &blockBegin};
       XS_RETURN_IF_ERROR(ctx.check(
