@@ -27,6 +27,7 @@
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
 #include "tools/common/CommandLine.h"
+#include "tools/common/ExitCodes.h"
 #include "tools/common/RandomTensor.h"
 #include "transforms/Pass.h"
 
@@ -150,6 +151,14 @@ int fail(const std::string &what) {
   return 3;
 }
 
+/// A failed status as xstitch-run reports it: no driver or no GPU is the
+/// user's (exit 2), anything else a bug (3).
+int fail(const absl::Status &status) {
+  std::fprintf(stderr, "xstitch-bench-workloads: error: %s\n",
+               std::string(status.message()).c_str());
+  return exitCodeFor(status);
+}
+
 int run(int argc, char **argv) {
   absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
   if (!args.ok()) {
@@ -217,12 +226,12 @@ int run(int argc, char **argv) {
   } else {
     absl::StatusOr<int> ordinal = cudaOrdinal(device);
     if (!ordinal.ok())
-      return fail(std::string(ordinal.status().message()));
+      return fail(ordinal.status());
     // 2 GiB: far beyond any GPU's L2.
     absl::StatusOr<std::unique_ptr<bench::CudaCopyFloor>> created =
         bench::CudaCopyFloor::create(*ordinal, size_t(2) << 30);
     if (!created.ok())
-      return fail(std::string(created.status().message()));
+      return fail(created.status());
     gpuCopy = *std::move(created);
   }
   absl::Status floorStatus = absl::OkStatus();
