@@ -86,8 +86,17 @@ struct MappingContext {
     if (elementsPerLane <= 0)
       return lanes;
     int64_t warp = std::max<int64_t>(warpWidth, 1);
-    if (isColumnMajor(shape.kind) || shape.kind == MappingKind::Generic)
+    if (shape.kind == MappingKind::Generic)
       return std::min(warp, lanes);
+    if (isColumnMajor(shape.kind) || shape.kind == MappingKind::ColumnPartial) {
+      // A lane per column of the block's strip (or of all columns).
+      std::optional<int64_t> columns =
+          colsPerBlock > 0 ? std::optional<int64_t>(colsPerBlock) : shape.cols.constantValue();
+      if (!columns)
+        return lanes;
+      return std::clamp(roundUpInt(std::max<int64_t>(*columns, 1), warp), std::min(warp, lanes),
+                        lanes);
+    }
     std::optional<int64_t> work =
         colsPerBlock > 0 ? std::optional<int64_t>(colsPerBlock) : shape.rowWork.constantValue();
     for (const DimPredicate &p : predicates)

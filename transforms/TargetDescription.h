@@ -24,8 +24,9 @@ struct TargetDescription {
   /// GPUs (AStitch's adaptive thread mapping): a variant's blocks take
   /// enough lanes for elementsPerLane elements each of the longest row
   /// (or chunk) a block works on, in whole warps, at most lanesPerBlock:
-  /// short rows get a warp, long ones the whole block. Mappings whose lanes
-  /// compute whole results alike (column reductions, Generic) take a warp.
+  /// short rows get a warp, long ones the whole block. Column reductions
+  /// take a lane per column of a block's strip; Generic mappings, whose
+  /// lanes compute whole results alike, a warp.
   /// 0: every block has lanesPerBlock lanes (CPU).
   int64_t elementsPerLane = 0;
   /// Elements a block packs short rows into, at most (never more than

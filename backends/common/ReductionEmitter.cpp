@@ -502,6 +502,14 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
   for (size_t i = 0; i < reductions.size(); ++i)
     for (llvm::Type *t : stateTypes[i])
       accumulators[i].push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
+  // GPUs: each lane owns the tile's columns c = lane (mod lanes), which it
+  // alone initializes, accumulates over every row and stores, so no two
+  // lanes share an accumulator; adjacent lanes read adjacent columns. One
+  // lane (CPU): the loops as they are.
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  bool splitLanes = !isSingleLane(lanes);
+  llvm::Value *firstColumn = splitLanes ? ctx.target.laneId(b) : b.getInt64(0);
+  llvm::Value *columnStep = splitLanes ? lanes : nullptr;
   llvm::Value *tiles = b.CreateUDiv(
       b.CreateAdd(b.CreateSub(work.colEnd, work.colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
   auto keptAt = [&](llvm::Value *col) {
@@ -519,8 +527,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         std::vector<std::vector<llvm::Value *>> init;
         for (const ColumnReduction &r : reductions)
           init.push_back(r.reduction->initial(b));
-        LoopResult initLoop = emitLoop(
-            b, b.getInt64(0), width, {},
+        LoopResult initLoop = emitStridedLoop(
+            b, firstColumn, width, columnStep, {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
               for (size_t i = 0; i < reductions.size(); ++i)
                 for (size_t s = 0; s < accumulators[i].size(); ++s)
@@ -540,8 +548,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
               [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
                     b.CreateAdd(firstRow, b.CreateMul(rowGroup, b.getInt64(unroll)));
-                LoopResult inner = emitLoop(
-                    b, b.getInt64(0), width, {},
+                LoopResult inner = emitStridedLoop(
+                    b, firstColumn, width, columnStep, {},
                     [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
                       llvm::Value *col = b.CreateAdd(tileBegin, c);
                       std::vector<llvm::Value *> kept = keptAt(col);
@@ -590,8 +598,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         if (unroll > 1)
           emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
         ctx.target.emitBlockBarrier(b);
-        LoopResult store = emitLoop(
-            b, b.getInt64(0), width, {},
+        LoopResult store = emitStridedLoop(
+            b, firstColumn, width, columnStep, {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
               llvm::Value *col = b.CreateAdd(tileBegin, c);
               std::vector<llvm::Value *> kept = keptAt(col);
