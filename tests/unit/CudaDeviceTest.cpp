@@ -329,6 +329,41 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
   EXPECT_EQ(launchIndex, state_.launches.size());
 }
 
+TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
+  // One very long row: the row-split variant, whose five phases (partial
+  // maxima, their combine, partial sums, theirs, the quotients) are five
+  // kernels, each over the variant's grid of 2048-column chunks, in blocks of
+  // 256 threads; the combines run their own R blocks inside that grid.
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
+  %y = softmax %x {axis = 1}
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const int64_t columns = 4325376;
+  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  DimBindings dims{{"R", 1}, {"C", columns}};
+  const HostStep &step = (*executable)->plan().steps.at(0);
+  const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
+  ASSERT_EQ(chosen.phases, 5) << chosen.symbol;
+  ASSERT_EQ(state_.launches.size(), 5u);
+  for (int phase = 0; phase < 5; ++phase) {
+    const RecordedLaunch &launch = state_.launches[static_cast<size_t>(phase)];
+    EXPECT_EQ(launch.kernel, nvptxSymbol(phaseSymbol(chosen.symbol, phase)));
+    EXPECT_EQ(launch.grid, static_cast<unsigned>((columns + 2047) / 2048));
+    EXPECT_EQ(launch.threads, 256u);
+    // Every phase reads the same tables: the same dims and buffers.
+    EXPECT_EQ(launch.dims, (std::vector<int64_t>{1, columns}));
+    EXPECT_EQ(launch.buffers, state_.launches[0].buffers);
+  }
+}
+
 TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {
   std::unique_ptr<Module> module;
   // A reshape (a view) feeding a dot: no kernel at all.
