@@ -100,6 +100,18 @@ absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name) {
   return nvptx;
 }
 
+PlanOptions planOptionsOf(const CompileOptions &options) {
+  PlanOptions plan;
+  plan.fusion = options.fusion;
+  return plan;
+}
+
+/// Plans `function` for the NVIDIA GPU `nvptx` describes.
+absl::StatusOr<ProgramPlan> planForNvptx(const Function &function, const CompileOptions &options,
+                                         const NvptxOptions &nvptx) {
+  return planProgram(function, nvptxTargetDescription(nvptx), planOptionsOf(options));
+}
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -107,15 +119,14 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 absl::StatusOr<std::shared_ptr<Executable>>
 compileUncached(const Function &function, const CompileOptions &options, CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
-  if (!plan.ok())
-    return plan.status();
-  stages.planSeconds = secondsSince(start);
-  start = std::chrono::steady_clock::now();
   if (isCudaDeviceName(options.device)) {
+    // The GPU's limits are queried once, for planning and code generation.
     XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
-    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(*plan, nvptx));
-    CompiledProgram program{plan->host, "ptx", {std::move(ptx)}};
+    XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
+    stages.planSeconds = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
+    CompiledProgram program{std::move(plan.host), "ptx", {std::move(ptx)}};
     stages.llvmSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
     XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
@@ -124,6 +135,11 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     stages.loadSeconds = secondsSince(start);
     return loaded;
   }
+  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
+  if (!plan.ok())
+    return plan.status();
+  stages.planSeconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
   absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
   if (!program.ok())
     return program.status();
@@ -168,27 +184,23 @@ compileFunction(const Function &function, const CompileOptions &options, Compile
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
   if (absl::Status s = checkDevice(options); !s.ok())
     return s;
-  PlanOptions planOptions;
-  planOptions.fusion = options.fusion;
   if (isCudaDeviceName(options.device))
     return planNvidiaFunction(function, options, options.device);
-  return planProgram(function, x86TargetDescription(x86Options(options)), planOptions);
+  return planProgram(function, x86TargetDescription(x86Options(options)), planOptionsOf(options));
 }
 
 absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
                                                const CompileOptions &options,
                                                std::string_view target) {
   XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
-  PlanOptions planOptions;
-  planOptions.fusion = options.fusion;
-  return planProgram(function, nvptxTargetDescription(nvptx), planOptions);
+  return planForNvptx(function, options, nvptx);
 }
 
 absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
                                               const CompileOptions &options,
                                               std::string_view target, bool llvmIR) {
   XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planNvidiaFunction(function, options, target));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
   return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 
 #include "backends/common/KernelABI.h"
 #include "ir/Diagnostics.h"

@@ -24,8 +24,8 @@ inline bool cudaRequiredForTests() {
 inline const std::vector<std::string> &compiledTestDevices() {
   static const std::vector<std::string> *devices = [] {
     auto *list = new std::vector<std::string>{"cpu"};
-    if (autoDevice() != "cpu")
-      list->push_back(autoDevice());
+    if (std::string gpu = autoDevice(); gpu != "cpu")
+      list->push_back(gpu);
     return list;
   }();
   return *devices;
