@@ -1,6 +1,7 @@
 #include "runtime/HostPlanExecution.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <optional>
 
@@ -362,6 +363,26 @@ std::string hostStepName(const HostStep &step) {
   if (!step.kernel.empty())
     return step.kernel;
   return std::string(mnemonic(step.libraryOp));
+}
+
+absl::Status runHostSteps(const HostPlan &plan, RunStats *stats,
+                          const std::function<absl::Status(const HostStep &, size_t)> &runStep,
+                          const std::function<absl::Status()> &waitForStep) {
+  using Clock = std::chrono::steady_clock;
+  for (size_t i = 0; i < plan.steps.size(); ++i) {
+    const HostStep &step = plan.steps[i];
+    if (step.kind == HostStep::Kind::Alias)
+      continue;
+    Clock::time_point start = Clock::now();
+    XS_RETURN_IF_ERROR(runStep(step, i));
+    if (stats == nullptr)
+      continue;
+    if (waitForStep)
+      XS_RETURN_IF_ERROR(waitForStep());
+    stats->steps.push_back(
+        {hostStepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
+  }
+  return absl::OkStatus();
 }
 
 } // namespace xs

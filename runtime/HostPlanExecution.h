@@ -7,12 +7,14 @@
 // Every device's Executable runs its steps on top of these.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/HostPlan.h"
+#include "runtime/Executable.h"
 #include "runtime/Tensor.h"
 
 namespace xs {
@@ -65,6 +67,14 @@ absl::StatusOr<int64_t> launchQuantity(const HostStep &step, std::string_view wh
 
 /// A step's name in timings: its kernel, or its library op.
 std::string hostStepName(const HostStep &step);
+
+/// Runs the plan's launch and library steps in order through `runStep`
+/// (step, index); alias steps are views resolved before and cost nothing.
+/// With `stats`, times each step; `waitForStep` (may be empty) first waits
+/// for work a device queued asynchronously, so that it is counted.
+absl::Status runHostSteps(const HostPlan &plan, RunStats *stats,
+                          const std::function<absl::Status(const HostStep &, size_t)> &runStep,
+                          const std::function<absl::Status()> &waitForStep = {});
 
 /// `%name` of parameter `index` (from the plan's input buffers).
 std::string inputName(const HostPlan &plan, size_t index);

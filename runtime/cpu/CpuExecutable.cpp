@@ -1,7 +1,6 @@
 #include "runtime/cpu/CpuExecutable.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -183,21 +182,9 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
 }
 
 absl::Status CpuExecutable::runSteps(CallState &call, RunStats *stats) const {
-  using Clock = std::chrono::steady_clock;
-  for (size_t s = 0; s < plan_.steps.size(); ++s) {
-    const HostStep &step = plan_.steps[s];
-    if (step.kind == HostStep::Kind::Alias)
-      continue; // resolved before the loop: a view costs nothing
-    Clock::time_point start = Clock::now();
-    absl::Status status =
-        step.kind == HostStep::Kind::Launch ? launch(step, s, call) : runLibrary(step, call);
-    if (!status.ok())
-      return status;
-    if (stats != nullptr)
-      stats->steps.push_back(
-          {hostStepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
-  }
-  return absl::OkStatus();
+  return runHostSteps(plan_, stats, [&](const HostStep &step, size_t index) {
+    return step.kind == HostStep::Kind::Launch ? launch(step, index, call) : runLibrary(step, call);
+  });
 }
 
 absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {

@@ -1,7 +1,6 @@
 #include "runtime/cuda/CudaExecutable.h"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <optional>
 
@@ -245,22 +244,14 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
 }
 
 absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
-  using Clock = std::chrono::steady_clock;
-  for (size_t i = 0; i < plan_.steps.size(); ++i) {
-    const HostStep &step = plan_.steps[i];
-    if (step.kind == HostStep::Kind::Alias)
-      continue; // resolved before the steps: a view costs nothing
-    Clock::time_point start = Clock::now();
-    XS_RETURN_IF_ERROR(step.kind == HostStep::Kind::Launch ? launch(step, i, call)
-                                                           : runLibrary(step, call));
-    if (stats != nullptr) {
-      // Timing a step waits for it: only --bench and --report ask.
-      XS_RETURN_IF_ERROR(call.stream->synchronize());
-      stats->steps.push_back(
-          {hostStepName(step), std::chrono::duration<double>(Clock::now() - start).count()});
-    }
-  }
-  return absl::OkStatus();
+  // Timing a step waits for it: only --bench and --report ask.
+  return runHostSteps(
+      plan_, stats,
+      [&](const HostStep &step, size_t index) {
+        return step.kind == HostStep::Kind::Launch ? launch(step, index, call)
+                                                   : runLibrary(step, call);
+      },
+      [&] { return call.stream->synchronize(); });
 }
 
 absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {
