@@ -64,7 +64,7 @@ struct HostLaunchVariant {
   /// asks for; x86 keeps block buffers on the worker's stack and ignores it).
   DimExpr blockBufferBytes = DimExpr(0);
   /// Lanes of each block (ThreadMapping::lanes): GPU launches run blocks of
-  /// this many threads; x86 kernels are compiled for their lanes.
+  /// this many threads; the CPU runtime ignores it (its lanes are SIMD).
   int64_t lanes = 1;
 };
 
