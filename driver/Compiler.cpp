@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backends/nvptx/NvptxBackend.h"
+#include "backends/nvptx/NvptxSimulation.h"
 #include "backends/x86/X86Backend.h"
 #include "driver/CompileCache.h"
 #include "driver/NvidiaTargets.h"
@@ -13,6 +14,7 @@
 #include "ir/Printer.h"
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDevice.h"
+#include "runtime/simt/SimtDevice.h"
 
 #ifndef XSTITCH_VERSION
 #error "XSTITCH_VERSION must be defined by the build (driver/CMakeLists.txt)"
@@ -26,9 +28,11 @@ absl::Status checkDevice(const CompileOptions &options) {
     return absl::OkStatus();
   if (isCudaDeviceName(options.device))
     return cudaOrdinal(options.device).status();
+  if (isNvptxSimulationName(options.device))
+    return nvidiaPreset(simulatedNvidiaTarget(options.device)).status();
   return absl::InvalidArgumentError(absl::StrCat("device '", options.device,
-                                                 "' is not supported; devices are cpu and "
-                                                 "cuda[:N]"));
+                                                 "' is not supported; devices are cpu, "
+                                                 "cuda[:N] and nvptx-sim[:sm_XX]"));
 }
 
 X86Options x86Options(const CompileOptions &options) {
@@ -91,6 +95,21 @@ absl::StatusOr<Device *> cudaDevice(int ordinal) {
   return device.get();
 }
 
+// One NVPTX simulation device per worker-thread count and float mode.
+Device &simulationDevice(int threads, bool flushDenormals) {
+  static std::mutex *mutex = new std::mutex();
+  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
+  std::lock_guard<std::mutex> lock(*mutex);
+  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals}];
+  if (!device) {
+    CpuDeviceOptions cpuOptions;
+    cpuOptions.threads = threads;
+    cpuOptions.flushDenormals = flushDenormals;
+    device = createNvptxSimulationDevice(cpuOptions);
+  }
+  return *device;
+}
+
 /// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
 /// device's queried ones.
 absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name) {
@@ -132,6 +151,20 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
     XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal));
     absl::StatusOr<std::shared_ptr<Executable>> loaded = device->load(std::move(program));
+    stages.loadSeconds = secondsSince(start);
+    return loaded;
+  }
+  if (isNvptxSimulationName(options.device)) {
+    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(simulatedNvidiaTarget(options.device)));
+    XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
+    stages.planSeconds = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    XS_ASSIGN_OR_RETURN(CompiledProgram program,
+                        compileNvptxSimulation(plan, nvptx, x86Options(options)));
+    stages.llvmSeconds = secondsSince(start);
+    start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::shared_ptr<Executable>> loaded =
+        simulationDevice(options.threads, options.flushDenormals).load(std::move(program));
     stages.loadSeconds = secondsSince(start);
     return loaded;
   }
@@ -186,6 +219,8 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
     return s;
   if (isCudaDeviceName(options.device))
     return planNvidiaFunction(function, options, options.device);
+  if (isNvptxSimulationName(options.device))
+    return planNvidiaFunction(function, options, simulatedNvidiaTarget(options.device));
   return planProgram(function, x86TargetDescription(x86Options(options)), planOptionsOf(options));
 }
 

@@ -21,7 +21,9 @@ namespace xs {
 
 struct CompileOptions {
   /// "cpu", or "cuda" / "cuda:N": GPU N through the CUDA driver, planned
-  /// with its queried limits (hip later).
+  /// with its queried limits (hip later), or "nvptx-sim[:sm_XX]": the code
+  /// generated for that NVIDIA preset, run on the CPU thread by thread
+  /// (runtime/simt/SimtDevice.h).
   std::string device = "cpu";
   bool fusion = true; // false: one kernel per op (--no-fusion)
   int threads = 0;    // CPU workers; 0: all cores

@@ -2,6 +2,7 @@
 
 #include "absl/strings/numbers.h"
 #include "ir/Diagnostics.h"
+#include "runtime/simt/SimtDevice.h"
 
 namespace xs {
 
@@ -24,6 +25,17 @@ NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device) {
 
 bool isCudaDeviceName(std::string_view name) {
   return name == "cuda" || name.rfind("cuda:", 0) == 0;
+}
+
+bool isNvptxSimulationName(std::string_view name) {
+  return name == kNvptxSimulationDevice ||
+         name.rfind(std::string(kNvptxSimulationDevice) + ":", 0) == 0;
+}
+
+std::string simulatedNvidiaTarget(std::string_view name) {
+  size_t colon = name.find(':');
+  return colon == std::string_view::npos ? std::string(kDefaultSimulatedTarget)
+                                         : std::string(name.substr(colon + 1));
 }
 
 absl::StatusOr<int> cudaOrdinal(std::string_view name) {

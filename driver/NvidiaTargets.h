@@ -5,6 +5,7 @@
 // queried (runtime/cuda) or a named preset for ahead-of-time compilation
 // (backends/nvptx). The driver is the one place that sees both.
 
+#include <string>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -20,6 +21,14 @@ NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device);
 bool isCudaDeviceName(std::string_view name);
 /// N of "cuda:N" (0 for "cuda"); anything else is an InvalidArgument error.
 absl::StatusOr<int> cudaOrdinal(std::string_view name);
+
+/// Whether `name` names the NVPTX simulation ("nvptx-sim", "nvptx-sim:sm_80";
+/// runtime/simt/SimtDevice.h).
+bool isNvptxSimulationName(std::string_view name);
+/// The preset an NVPTX simulation device simulates: after the colon, else
+/// kDefaultSimulatedTarget. Checked when the preset is resolved.
+std::string simulatedNvidiaTarget(std::string_view name);
+inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
 
 /// `target` is a preset name ("sm_90"), or "cuda" / "cuda:N" for the limits
 /// of CUDA device N (0 by default), queried through the driver. Errors say

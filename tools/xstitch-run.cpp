@@ -37,9 +37,10 @@ namespace xs {
 namespace {
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "ref|cpu|cuda[:N]|auto",
+    {"device", true, false, "ref|cpu|cuda[:N]|nvptx-sim[:sm_XX]|auto",
      "where to run: the reference interpreter, compiled CPU code, NVIDIA GPU N through the CUDA "
-     "driver, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
+     "driver, the code generated for an NVIDIA GPU (sm_90 by default) simulated thread by thread "
+     "on the CPU, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
      "the driver sees a GPU, else cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]",
@@ -217,8 +218,12 @@ absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
     XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(flag));
     return absl::StrCat("cuda:", ordinal);
   }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown device '", flag, "'; devices are ref, cpu, cuda[:N] and auto"));
+  if (isNvptxSimulationName(flag)) {
+    XS_RETURN_IF_ERROR(nvidiaPreset(simulatedNvidiaTarget(flag)).status());
+    return flag;
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown device '", flag, "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX] and auto"));
 }
 
 // How to compile, from the flags.
@@ -458,9 +463,10 @@ int run(int argc, char **argv) {
     std::string what = args->get("emit");
     if (what == "ptx" || what == "nvptx-llvm") {
       // The GPU compiled for: --target, else the CUDA device run on.
-      std::string target = args->has("target")        ? args->get("target")
-                           : isCudaDeviceName(device) ? device
-                                                      : std::string();
+      std::string target = args->has("target")             ? args->get("target")
+                           : isCudaDeviceName(device)      ? device
+                           : isNvptxSimulationName(device) ? simulatedNvidiaTarget(device)
+                                                           : std::string();
       if (target.empty())
         return report(absl::InvalidArgumentError(
             absl::StrCat("--emit=", what, " needs --target: a preset (",

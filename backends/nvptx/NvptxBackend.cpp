@@ -15,9 +15,11 @@ PtxOptions ptxOptions(const NvptxOptions &options) {
   return PtxOptions{options.limits.arch, options.optLevel};
 }
 
-/// The program's kernels emitted into a fresh module of `context`.
-absl::StatusOr<std::unique_ptr<llvm::Module>>
-emitModule(const ProgramPlan &program, const NvptxOptions &options, llvm::LLVMContext &context) {
+} // namespace
+
+absl::StatusOr<std::unique_ptr<llvm::Module>> emitNvptxModule(const ProgramPlan &program,
+                                                              const NvptxOptions &options,
+                                                              llvm::LLVMContext &context) {
   XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
                       createNvptxTargetMachine(ptxOptions(options)));
   auto module = std::make_unique<llvm::Module>("xstitch." + program.host.function, context);
@@ -29,22 +31,22 @@ emitModule(const ProgramPlan &program, const NvptxOptions &options, llvm::LLVMCo
   return module;
 }
 
-} // namespace
-
 TargetDescription nvptxTargetDescription(const NvptxOptions &options) {
   return nvidiaTargetDescription(options.limits, options.lanesPerBlock);
 }
 
 absl::StatusOr<std::string> emitPtx(const ProgramPlan &program, const NvptxOptions &options) {
   llvm::LLVMContext context;
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module, emitModule(program, options, context));
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
+                      emitNvptxModule(program, options, context));
   return compileToPtx(*module, ptxOptions(options));
 }
 
 absl::StatusOr<std::string> emitNvptxLLVMIR(const ProgramPlan &program,
                                             const NvptxOptions &options) {
   llvm::LLVMContext context;
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module, emitModule(program, options, context));
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
+                      emitNvptxModule(program, options, context));
   std::string text;
   llvm::raw_string_ostream os(text);
   module->print(os, nullptr);

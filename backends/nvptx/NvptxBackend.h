@@ -10,11 +10,13 @@
 // each storing the same value (docs/nvidia.md). The CUDA device
 // (runtime/cuda) loads the PTX.
 
+#include <memory>
 #include <string>
 
 #include "absl/status/statusor.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "transforms/PlanProgram.h"
+#include "llvm/IR/Module.h"
 
 namespace xs {
 
@@ -31,6 +33,12 @@ TargetDescription nvptxTargetDescription(const NvptxOptions &options);
 /// nvptxTargetDescription(options)). A kernel that fails to compile is an
 /// internal error naming the kernel.
 absl::StatusOr<std::string> emitPtx(const ProgramPlan &program, const NvptxOptions &options);
+
+/// The program's kernels emitted into a fresh module of `context`, before
+/// any optimization.
+absl::StatusOr<std::unique_ptr<llvm::Module>> emitNvptxModule(const ProgramPlan &program,
+                                                              const NvptxOptions &options,
+                                                              llvm::LLVMContext &context);
 
 /// The kernels' LLVM IR as the emitter wrote it (golden tests).
 absl::StatusOr<std::string> emitNvptxLLVMIR(const ProgramPlan &program,

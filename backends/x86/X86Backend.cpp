@@ -204,6 +204,54 @@ absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan
   return masks;
 }
 
+/// LLVM's pipeline at `optLevel`, with xstitch's streaming stores last when
+/// `streamingStores`.
+void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optLevel,
+                    bool streamingStores) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = optLevel >= 2;
+  tuning.SLPVectorization = optLevel >= 2;
+  llvm::PassBuilder builder(machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::OptimizationLevel level = optLevel >= 3   ? llvm::OptimizationLevel::O3
+                                  : optLevel == 2 ? llvm::OptimizationLevel::O2
+                                  : optLevel == 1 ? llvm::OptimizationLevel::O1
+                                                  : llvm::OptimizationLevel::O0;
+  if (level != llvm::OptimizationLevel::O0 && streamingStores)
+    builder.registerOptimizerLastEPCallback(
+        [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+          passes.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
+        });
+  llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
+                                         ? builder.buildO0DefaultPipeline(level)
+                                         : builder.buildPerModuleDefaultPipeline(level);
+  pipeline.run(module, modules);
+}
+
+/// The object code of `module`; an LLVM error is an internal error after
+/// `failure`.
+absl::StatusOr<std::string> emitX86Object(llvm::Module &module, llvm::TargetMachine &machine,
+                                          const DiagnosticCollector &diagnostics,
+                                          const std::string &failure) {
+  llvm::SmallVector<char, 0> buffer;
+  llvm::raw_svector_ostream os(buffer);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::ObjectFile))
+    return absl::InternalError("the x86 target machine cannot emit object files");
+  passes.run(module);
+  if (!diagnostics.firstError.empty())
+    return absl::InternalError(failure + diagnostics.firstError);
+  return std::string(buffer.begin(), buffer.end());
+}
+
 /// One compilation: a context, a module and a target machine of its own.
 class X86Compilation {
 public:
@@ -249,32 +297,7 @@ public:
   }
 
   void optimize() {
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager sccs;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PipelineTuningOptions tuning;
-    tuning.LoopVectorization = options_.optLevel >= 2;
-    tuning.SLPVectorization = options_.optLevel >= 2;
-    llvm::PassBuilder builder(machine_.get(), tuning);
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(sccs);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, sccs, modules);
-    llvm::OptimizationLevel level = options_.optLevel >= 3   ? llvm::OptimizationLevel::O3
-                                    : options_.optLevel == 2 ? llvm::OptimizationLevel::O2
-                                    : options_.optLevel == 1 ? llvm::OptimizationLevel::O1
-                                                             : llvm::OptimizationLevel::O0;
-    if (level != llvm::OptimizationLevel::O0)
-      builder.registerOptimizerLastEPCallback(
-          [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
-            passes.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
-          });
-    llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
-                                           ? builder.buildO0DefaultPipeline(level)
-                                           : builder.buildPerModuleDefaultPipeline(level);
-    pipeline.run(*module_, modules);
+    optimizeForX86(*module_, machine_.get(), options_.optLevel, /*streamingStores=*/true);
   }
 
   /// The optimized module verifies (xstitch's own passes among LLVM's).
@@ -289,18 +312,10 @@ public:
   }
 
   absl::StatusOr<std::string> object(const ProgramPlan &program) {
-    llvm::SmallVector<char, 0> buffer;
-    llvm::raw_svector_ostream os(buffer);
     if (!options_.loopStrengthReduction)
       context_.setOptPassGate(skipLoopStrengthReduction_);
-    llvm::legacy::PassManager passes;
-    if (machine_->addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::ObjectFile))
-      return absl::InternalError("the x86 target machine cannot emit object files");
-    passes.run(*module_);
-    if (!diagnostics_.firstError.empty())
-      return absl::InternalError(
-          strCat("compiling kernels ", kernelNames(program), " failed: ", diagnostics_.firstError));
-    return std::string(buffer.begin(), buffer.end());
+    return emitX86Object(*module_, *machine_, diagnostics_,
+                         strCat("compiling kernels ", kernelNames(program), " failed: "));
   }
 
   std::string text() const {
@@ -406,6 +421,32 @@ absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86O
   if (optimized)
     compilation.optimize();
   return compilation.text();
+}
+
+absl::StatusOr<std::string> compileHostModule(llvm::Module &module, const X86Options &options) {
+  CpuChoice cpu = chooseCpu(options);
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
+                      createTargetMachine(cpu, options.optLevel));
+  module.setTargetTriple(X86Target::kTriple);
+  module.setDataLayout(machine->createDataLayout());
+  DiagnosticCollector diagnostics;
+  module.getContext().setDiagnosticHandlerCallBack(&DiagnosticCollector::handle, &diagnostics);
+  std::string message;
+  llvm::raw_string_ostream os(message);
+  if (llvm::verifyModule(module, &os))
+    return absl::InternalError(
+        strCat("module ", module.getName().str(), " failed LLVM IR verification: ", message));
+  optimizeForX86(module, machine.get(), options.optLevel, /*streamingStores=*/false);
+  SkipLoopStrengthReduction skipLoopStrengthReduction;
+  if (!options.loopStrengthReduction)
+    module.getContext().setOptPassGate(skipLoopStrengthReduction);
+  absl::StatusOr<std::string> object =
+      emitX86Object(module, *machine, diagnostics,
+                    strCat("compiling module ", module.getName().str(), " failed: "));
+  module.getContext().setDiagnosticHandlerCallBack(nullptr, nullptr);
+  if (!options.loopStrengthReduction)
+    module.getContext().setOptPassGate(llvm::getGlobalPassGate());
+  return object;
 }
 
 } // namespace xs

@@ -13,6 +13,10 @@
 #include "transforms/PlanProgram.h"
 #include "transforms/TargetDescription.h"
 
+namespace llvm {
+class Module;
+} // namespace llvm
+
 namespace xs {
 
 struct X86Options {
@@ -53,6 +57,13 @@ absl::StatusOr<CompiledProgram> compileForX86(const ProgramPlan &program,
 /// With `optimized` false, the IR as the emitter wrote it.
 absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86Options &options,
                                           bool optimized);
+
+/// Optimizes `module` for the host CPU and compiles it to a relocatable
+/// object: code another backend emitted and lowered to run on the host (the
+/// NVPTX simulation, backends/nvptx/SimtLowering.h). The module's triple and
+/// data layout become the host's. A failure is an internal error naming the
+/// module.
+absl::StatusOr<std::string> compileHostModule(llvm::Module &module, const X86Options &options);
 
 } // namespace xs
 

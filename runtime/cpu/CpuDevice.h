@@ -7,8 +7,11 @@
 // caching allocator, and runs library ops (dot) on the host.
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "runtime/Device.h"
+#include "runtime/cpu/ObjectLoader.h"
 
 namespace xs {
 
@@ -17,6 +20,11 @@ struct CpuDeviceOptions {
   int threads = 0;
   /// Kernels flush subnormal floats to zero (DenormalFlush.h).
   bool flushDenormals = true;
+  /// The device's name (Device::name, Executable::deviceName).
+  std::string name = "cpu";
+  /// Host functions the loaded code calls (the NVPTX simulation's lane
+  /// scheduler, runtime/simt).
+  std::vector<HostSymbol> hostSymbols;
 };
 
 std::unique_ptr<Device> createCpuDevice(const CpuDeviceOptions &options);

@@ -41,7 +41,8 @@ struct CpuExecutable::CallState {
 
 absl::StatusOr<std::shared_ptr<CpuExecutable>>
 CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-                      std::shared_ptr<tbb::task_arena> arena, bool flushDenormals) {
+                      std::shared_ptr<tbb::task_arena> arena, bool flushDenormals,
+                      std::string deviceName, const std::vector<HostSymbol> &hostSymbols) {
   if (absl::Status s = checkHostPlan(program.host); !s.ok())
     return s;
   std::shared_ptr<CpuExecutable> executable(new CpuExecutable());
@@ -49,6 +50,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
   executable->allocator_ = std::move(allocator);
   executable->arena_ = std::move(arena);
   executable->flushDenormals_ = flushDenormals;
+  executable->deviceName_ = std::move(deviceName);
   executable->streamingStoreBytes_ = program.streamingStoreBytes;
   const HostPlan &plan = executable->plan_;
 
@@ -62,7 +64,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
                                         program.objectFormat, "' (kernels of @", plan.function,
                                         ")"));
     absl::StatusOr<std::unique_ptr<LoadedObject>> object =
-        LoadedObject::load(program.objects, kernelNames);
+        LoadedObject::load(program.objects, kernelNames, hostSymbols);
     if (!object.ok())
       return object.status();
     executable->object_ = *std::move(object);

@@ -28,13 +28,15 @@ public:
   /// variant's symbol. A load failure or a missing symbol is an Internal
   /// error naming the kernel.
   /// `flushDenormals`: kernels run with subnormals flushed to zero
-  /// (DenormalFlush.h).
+  /// (DenormalFlush.h). `deviceName` and `hostSymbols` as in
+  /// CpuDeviceOptions.
   static absl::StatusOr<std::shared_ptr<CpuExecutable>>
   create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-         std::shared_ptr<tbb::task_arena> arena, bool flushDenormals);
+         std::shared_ptr<tbb::task_arena> arena, bool flushDenormals,
+         std::string deviceName = "cpu", const std::vector<HostSymbol> &hostSymbols = {});
 
   const HostPlan &plan() const override { return plan_; }
-  std::string deviceName() const override { return "cpu"; }
+  std::string deviceName() const override { return deviceName_; }
   absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,
                                           RunStats *stats = nullptr) const override;
 
@@ -54,6 +56,7 @@ private:
   std::shared_ptr<CachingAllocator> allocator_;
   std::shared_ptr<tbb::task_arena> arena_;
   bool flushDenormals_ = true;
+  std::string deviceName_;
   int64_t streamingStoreBytes_ = 0; // CompiledProgram::streamingStoreBytes
 };
 

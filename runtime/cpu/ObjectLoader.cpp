@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
 #include "ir/Diagnostics.h"
+#include "llvm/ExecutionEngine/Orc/Core.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -30,8 +31,8 @@ LoadedObject::LoadedObject(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::mo
 LoadedObject::~LoadedObject() = default;
 
 absl::StatusOr<std::unique_ptr<LoadedObject>>
-LoadedObject::load(const std::vector<std::string> &objects,
-                   const std::vector<std::string> &kernels) {
+LoadedObject::load(const std::vector<std::string> &objects, const std::vector<std::string> &kernels,
+                   const std::vector<HostSymbol> &hostSymbols) {
   initializeNativeTarget();
   std::string what = strCat("the object code of kernels ", absl::StrJoin(kernels, ", "));
   llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit = llvm::orc::LLJITBuilder().create();
@@ -42,6 +43,16 @@ LoadedObject::load(const std::vector<std::string> &objects,
   // them to stderr through its default reporter.
   (*jit)->getExecutionSession().setErrorReporter(
       [](llvm::Error error) { llvm::consumeError(std::move(error)); });
+  if (!hostSymbols.empty()) {
+    llvm::orc::SymbolMap symbols;
+    for (const HostSymbol &symbol : hostSymbols)
+      symbols[(*jit)->mangleAndIntern(symbol.name)] = {
+          llvm::orc::ExecutorAddr::fromPtr(symbol.address), llvm::JITSymbolFlags::Exported};
+    if (llvm::Error error =
+            (*jit)->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols))))
+      return absl::InternalError(
+          strCat("cannot define the host symbols of ", what, ": ", errorMessage(std::move(error))));
+  }
   for (size_t i = 0; i < objects.size(); ++i) {
     std::unique_ptr<llvm::MemoryBuffer> buffer =
         llvm::MemoryBuffer::getMemBufferCopy(objects[i], strCat("xstitch-kernels-", i, ".o"));

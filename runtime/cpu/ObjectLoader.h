@@ -20,17 +20,25 @@ class LLJIT;
 
 namespace xs {
 
+/// A symbol the loaded code may call that the host process defines.
+struct HostSymbol {
+  std::string name;
+  void *address = nullptr;
+};
+
 class LoadedObject {
 public:
   ~LoadedObject();
   LoadedObject(const LoadedObject &) = delete;
   LoadedObject &operator=(const LoadedObject &) = delete;
 
-  /// Links `object` (an ELF relocatable object) into a fresh JIT. `kernels`
-  /// names the kernels it holds, for the message when linking fails (an
-  /// Internal error).
+  /// Links `objects` (ELF relocatable objects) into a fresh JIT, their
+  /// undefined references to `hostSymbols` resolved to those addresses.
+  /// `kernels` names the kernels they hold, for the message when linking
+  /// fails (an Internal error).
   static absl::StatusOr<std::unique_ptr<LoadedObject>>
-  load(const std::vector<std::string> &objects, const std::vector<std::string> &kernels);
+  load(const std::vector<std::string> &objects, const std::vector<std::string> &kernels,
+       const std::vector<HostSymbol> &hostSymbols = {});
 
   /// The function `symbol` of kernel `kernel`; a missing symbol or a failure
   /// to link it is an Internal error naming the kernel. Thread-safe.

@@ -1,12 +1,15 @@
 #ifndef XSTITCH_TESTS_UNIT_TESTDEVICES_H
 #define XSTITCH_TESTS_UNIT_TESTDEVICES_H
 
-// The devices that tests of compiled code run on: the CPU always, and CUDA
-// GPU 0 where the NVIDIA driver sees one that xstitch generates code for.
+// The devices that tests of compiled code run on: the CPU and the NVPTX
+// simulation (the code generated for NVIDIA GPUs, run thread by thread on the
+// CPU: runtime/simt) always, and CUDA GPU 0 where the NVIDIA driver sees one
+// that xstitch generates code for.
 // CI's GPU runners set XSTITCH_REQUIRE_DEVICE=cuda (.github/workflows/ci.yml):
 // there RequiredDevicesArePresent fails when the GPU is missing, instead of
 // the GPU cases quietly not being instantiated.
 
+#include <cctype>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -23,7 +26,7 @@ inline bool cudaRequiredForTests() {
 
 inline const std::vector<std::string> &compiledTestDevices() {
   static const std::vector<std::string> *devices = [] {
-    auto *list = new std::vector<std::string>{"cpu"};
+    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim"};
     if (std::string gpu = autoDevice(); gpu != "cpu")
       list->push_back(gpu);
     return list;
@@ -31,9 +34,18 @@ inline const std::vector<std::string> &compiledTestDevices() {
   return *devices;
 }
 
-/// A gtest parameter name for a device: "cuda:0" -> "cuda0".
+/// Whether a CUDA GPU is among compiledTestDevices().
+inline bool cudaTestDevicePresent() {
+  for (const std::string &device : compiledTestDevices())
+    if (isCudaDeviceName(device))
+      return true;
+  return false;
+}
+
+/// A gtest parameter name for a device: "cuda:0" -> "cuda0", "nvptx-sim" ->
+/// "nvptxsim".
 inline std::string deviceTestName(std::string device) {
-  std::erase(device, ':');
+  std::erase_if(device, [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); });
   return device;
 }
 

@@ -1,0 +1,33 @@
+#ifndef XSTITCH_RUNTIME_SIMT_LANESCHEDULER_H
+#define XSTITCH_RUNTIME_SIMT_LANESCHEDULER_H
+
+// Runs NVPTX kernels lowered for the host (backends/nvptx/SimtABI.h) block by
+// block: each of a block's threads is a coroutine with a stack of its own, run
+// on the calling thread until it reaches bar.sync, a warp shuffle or its end.
+// A barrier opens when every thread of the block that has not finished waits
+// at it; a shuffle completes when all 32 threads of the warp reach it. Threads
+// run one after another between those points, so a kernel that reads shared
+// memory another thread writes without a barrier between sees stale data
+// here, as a GPU may. Shared memory starts each block filled with 0xff bytes
+// (NaN, -1), so that reading what no thread wrote shows.
+//
+// A kernel whose threads cannot all reach the same point (a barrier some
+// threads skip, a shuffle not every thread of a warp joins) would hang or be
+// undefined on a GPU: here it is a bug in xstitch's code generation, reported
+// on stderr with the block and the threads' states, and the process aborts.
+
+#include <cstdint>
+
+#include "backends/nvptx/SimtABI.h"
+
+namespace xs {
+
+/// Runs blocks [begin, end) of `lane` with `lanes` threads each and
+/// `sharedBytes` of shared memory per block (SimtRunBlocksFn). Several
+/// threads may run blocks at once; each has its own scheduler.
+void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
+                   int64_t end, int64_t lanes, int64_t sharedBytes);
+
+} // namespace xs
+
+#endif // XSTITCH_RUNTIME_SIMT_LANESCHEDULER_H

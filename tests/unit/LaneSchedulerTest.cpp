@@ -1,0 +1,129 @@
+// The NVPTX simulation's lane scheduler (runtime/simt/LaneScheduler.h) on
+// hand-written threads: ids, barriers, shuffles, shared memory, and the
+// divergence a GPU would hang on.
+
+#include "runtime/simt/LaneScheduler.h"
+
+#include <cstring>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace xs {
+namespace {
+
+// buffers[0]: int64 output, one slot per (block, thread).
+int64_t *output(void *const *buffers) { return static_cast<int64_t *>(buffers[0]); }
+int64_t slot(const SimtLaneContext *lane) { return lane->blockId * lane->laneCount + lane->laneId; }
+
+void writeIds(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+  output(buffers)[slot(lane)] = lane->blockId * 1000 + lane->laneId;
+}
+
+TEST(LaneSchedulerTest, RunsEveryThreadOfEveryBlockInTheRange) {
+  std::vector<int64_t> out(6 * 64, -1);
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&writeIds, buffers, nullptr, 2, 5, 64, 0);
+  for (int64_t block = 0; block < 6; ++block)
+    for (int64_t lane = 0; lane < 64; ++lane)
+      EXPECT_EQ(out[static_cast<size_t>(block * 64 + lane)],
+                block >= 2 && block < 5 ? block * 1000 + lane : -1)
+          << "block " << block << " lane " << lane;
+}
+
+// Each thread writes its id to shared memory, waits, and reads its
+// neighbour's: only a barrier that waits for every thread gives the id.
+void rotateThroughShared(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+  auto *shared = static_cast<int32_t *>(lane->shared);
+  shared[lane->laneId] = static_cast<int32_t>(lane->laneId);
+  lane->barrier(lane);
+  output(buffers)[slot(lane)] = shared[(lane->laneId + 1) % lane->laneCount];
+}
+
+TEST(LaneSchedulerTest, BarrierWaitsForEveryThread) {
+  std::vector<int64_t> out(2 * 96);
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&rotateThroughShared, buffers, nullptr, 0, 2, 96, 96 * 4);
+  for (int64_t i = 0; i < 2 * 96; ++i)
+    EXPECT_EQ(out[static_cast<size_t>(i)], (i % 96 + 1) % 96) << i;
+}
+
+// Reading without the barrier: threads run one after another between
+// barriers, so the last thread's slot is still unwritten when thread 0
+// reads it, and reads the fill pattern (-1), as a race on a GPU may.
+void rotateWithoutBarrier(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+  auto *shared = static_cast<int32_t *>(lane->shared);
+  shared[lane->laneId] = static_cast<int32_t>(lane->laneId);
+  output(buffers)[slot(lane)] = shared[(lane->laneId + 1) % lane->laneCount];
+}
+
+TEST(LaneSchedulerTest, SharedMemoryNobodyWroteReadsAsAllOnes) {
+  std::vector<int64_t> out(32);
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&rotateWithoutBarrier, buffers, nullptr, 0, 1, 32, 32 * 4);
+  EXPECT_EQ(out[0], -1);
+  EXPECT_EQ(out[30], -1);
+  EXPECT_EQ(out[31], 0); // the last thread runs after every other wrote
+}
+
+// A butterfly sum over the warp, as NvptxTarget::warpReduce emits it.
+void warpSum(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+  int32_t value = static_cast<int32_t>(lane->laneId + 100 * lane->blockId);
+  for (int32_t mask = 16; mask > 0; mask /= 2)
+    value += lane->shuffleXor(lane, -1, value, mask, 31);
+  output(buffers)[slot(lane)] = value;
+}
+
+TEST(LaneSchedulerTest, ShuffleXorExchangesWithinEachWarp) {
+  std::vector<int64_t> out(64);
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&warpSum, buffers, nullptr, 0, 1, 64, 0);
+  for (int64_t i = 0; i < 64; ++i) {
+    int64_t warpBase = i / 32 * 32;
+    EXPECT_EQ(out[static_cast<size_t>(i)], 32 * warpBase + 31 * 32 / 2) << i;
+  }
+}
+
+void readDims(void *const *buffers, const int64_t *dims, int64_t, SimtLaneContext *lane) {
+  output(buffers)[slot(lane)] = dims[lane->laneId % 2];
+}
+
+TEST(LaneSchedulerTest, ThreadsSeeTheKernelArguments) {
+  std::vector<int64_t> out(32);
+  int64_t dims[] = {7, 11};
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&readDims, buffers, dims, 0, 1, 32, 0);
+  EXPECT_EQ(out[4], 7);
+  EXPECT_EQ(out[5], 11);
+}
+
+// Thread 0 shuffles while the rest of its warp waits at a barrier: on a GPU
+// this hangs; the scheduler reports it.
+void shuffleInDivergentBranch(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+  if (lane->laneId == 0)
+    lane->shuffleXor(lane, -1, 1, 1, 31);
+  else
+    lane->barrier(lane);
+}
+
+TEST(LaneSchedulerDeathTest, DivergedThreadsAreReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(runSimtBlocks(&shuffleInDivergentBranch, nullptr, nullptr, 0, 1, 32, 0),
+               "block 0 of 32 threads: its threads diverged: 31 wait at a barrier, 1 at a "
+               "shuffle, 0 finished");
+}
+
+// A shuffle some threads of the warp never reach (they finished).
+void shuffleAfterSomeFinish(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+  if (lane->laneId < 16)
+    lane->shuffleXor(lane, -1, 1, 1, 31);
+}
+
+TEST(LaneSchedulerDeathTest, ShuffleWithFinishedThreadsIsReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(runSimtBlocks(&shuffleAfterSomeFinish, nullptr, nullptr, 0, 1, 32, 0),
+               "16 at a shuffle, 16 finished");
+}
+
+} // namespace
+} // namespace xs
