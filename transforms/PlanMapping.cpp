@@ -80,14 +80,13 @@ struct MappingContext {
   int64_t elementsPerLane; // TargetDescription::elementsPerLane
 
   /// The lanes of a variant's blocks (TargetDescription::elementsPerLane):
-  /// for the chunk of `colsPerBlock` columns, else the row, whose length is
-  /// a constant or bounded by a `rowWork <= N` predicate.
+  /// for the chunk of `colsPerBlock` columns, else the row (of a Generic
+  /// mapping: the elements one result reduces, which its lanes split),
+  /// whose length is a constant or bounded by a `rowWork <= N` predicate.
   int64_t lanesFor(const std::vector<DimPredicate> &predicates, int64_t colsPerBlock) const {
     if (elementsPerLane <= 0)
       return lanes;
     int64_t warp = std::max<int64_t>(warpWidth, 1);
-    if (shape.kind == MappingKind::Generic)
-      return std::min(warp, lanes);
     if (isColumnMajor(shape.kind) || shape.kind == MappingKind::ColumnPartial) {
       // A lane per column of the block's strip (or of all columns).
       std::optional<int64_t> columns =

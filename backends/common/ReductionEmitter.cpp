@@ -743,18 +743,61 @@ void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId) {
 
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {
   ElementGenerator &gen = group.gen;
-  llvm::IRBuilder<> &b = gen.context().b;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
   const Operation &op = *group.group.dominant;
   const std::vector<DimExpr> &shape = op.type().shape();
   llvm::Value *total = gen.dim(dimProduct(shape));
   auto [begin, end] = blockRange(b, blockId, group.group.mapping.rowsPerBlock, total);
   setTileOrigins(group, shape, begin);
-  emitLoop(
-      b, begin, end, {},
+  bool isReduction = op.info().rule == TypeRule::Reduce || op.info().rule == TypeRule::ArgReduce;
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  bool oneLane = isSingleLane(lanes);
+  if (isReduction && !oneLane) {
+    // GPU: the block's lanes split each result's reduction and merge their
+    // states; every lane walks the block's results together (the merge is
+    // a block-wide exchange) and lane 0 stores.
+    Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/false, &ctx.body);
+    llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
+    llvm::Value *lane = ctx.target.laneId(b);
+    emitLoop(
+        b, begin, end, {},
+        [&](llvm::Value *position, llvm::ArrayRef<llvm::Value *>) {
+          std::vector<llvm::Value *> index = gen.unravel(position, shape);
+          LoopResult lanePart = emitStridedLoop(
+              b, lane, count, lanes, reduction.initial(b),
+              [&](llvm::Value *j, llvm::ArrayRef<llvm::Value *> state) {
+                std::vector<llvm::Value *> reduced = gen.unravel(j, reduction.reducedShape());
+                llvm::Value *value =
+                    gen.emit(reduction.operand(), reduction.operandIndex(index, reduced));
+                return reduction.step(b, state, value, j);
+              },
+              "reduce");
+          std::vector<llvm::Value *> merged = ctx.target.emitCrossLaneReduce(
+              b, lanePart.carried,
+              [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *> state,
+                  llvm::ArrayRef<llvm::Value *> other) {
+                return reduction.combine(builder, state, other);
+              });
+          llvm::Value *value = reduction.result(b, merged);
+          emitIfElse(
+              b, b.CreateICmpEQ(lane, b.getInt64(0)),
+              [&] {
+                storeReduced(group, value, index, position);
+                return b.getInt1(true);
+              },
+              [&] { return b.getInt1(false); });
+          return std::vector<llvm::Value *>{};
+        },
+        "element");
+    return;
+  }
+  // The block's lanes take every lanes-th result (CPU: one lane, all).
+  emitStridedLoop(
+      b, oneLane ? begin : b.CreateAdd(begin, ctx.target.laneId(b), "lane.element"), end,
+      oneLane ? nullptr : lanes, {},
       [&](llvm::Value *position, llvm::ArrayRef<llvm::Value *>) {
         std::vector<llvm::Value *> index = gen.unravel(position, shape);
-        bool isReduction =
-            op.info().rule == TypeRule::Reduce || op.info().rule == TypeRule::ArgReduce;
         if (isReduction)
           storeReduced(group, emitReduceAt(gen, op, index), index, position);
         else

@@ -3,12 +3,12 @@
 
 // The NVPTX backend: KernelPlans planned for an NVIDIA target (a preset or a
 // queried GPU, NvidiaTargetDescription.h) through the common emitter with an
-// NvptxTarget, to PTX text. Element-wise groups and row reductions (sums,
-// extrema, products, argmax/argmin) spread each row's columns over the
-// block's threads, the reductions then merging the lanes' states; column
-// reductions and the Generic mapping are computed by every thread alike,
-// each storing the same value (docs/nvidia.md). The CUDA device
-// (runtime/cuda) loads the PTX.
+// NvptxTarget, to PTX text. Element-wise groups and row reductions spread
+// each row's columns over the block's threads, the reductions then merging
+// the lanes' states; column reductions give each thread columns of the
+// block's strip; the Generic mapping splits each result's reduction over the
+// threads (docs/nvidia.md). The CUDA device (runtime/cuda) loads the PTX;
+// the NVPTX simulation (NvptxSimulation.h) runs the same kernels on the CPU.
 
 #include <memory>
 #include <string>

@@ -198,7 +198,7 @@ std::vector<OpCase> allCases() {
                {},
                {{"i", "M"}}});
 
-  // Reductions: rows, columns, everything, a middle dim.
+  // Reductions: rows, columns, everything, a middle dim, the outer dims.
   for (const char *op : {"reduce_sum", "reduce_max", "reduce_min"}) {
     bool nan = std::string(op) != "reduce_sum";
     c.push_back({absl::StrCat(op, "_rows"),
@@ -222,6 +222,13 @@ std::vector<OpCase> allCases() {
                  {},
                  {},
                  kReduceTolerance});
+    // Dims apart: the Generic mapping, each result looping over its own.
+    c.push_back({absl::StrCat(op, "_outer_dims"),
+                 oneOp("%x: f32[N, 3, M]", absl::StrCat(op, " %x {dims = [0, 2]}")),
+                 {},
+                 {},
+                 kReduceTolerance,
+                 nan});
   }
   c.push_back({"reduce_prod_rows",
                oneOp("%x: f32[N, M]", "reduce_prod %x {dims = [1]}"),
