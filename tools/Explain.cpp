@@ -48,6 +48,10 @@ std::string mappingSummary(const ThreadMapping &m) {
     out += strCat(", ", m.rowsPerBlock, " rows per block");
   if (m.colsPerBlock > 0)
     out += strCat(", ", m.colsPerBlock, " columns per block");
+  if (m.rowLanes == 1)
+    out += ", a lane per row";
+  else if (m.rowLanes > 1)
+    out += strCat(", ", m.rowLanes, " lanes per row");
   out += strCat(", vector ", m.vectorWidth);
   return out;
 }

@@ -94,7 +94,10 @@ std::string mappingText(const ThreadMapping &m) {
     out += strCat(" rows/block ", m.rowsPerBlock);
   if (m.colsPerBlock > 0)
     out += strCat(" cols/block ", m.colsPerBlock);
-  out += strCat(" lanes ", m.lanes, " vector ", m.vectorWidth);
+  out += strCat(" lanes ", m.lanes);
+  if (m.rowLanes > 0)
+    out += strCat(" lanes/row ", m.rowLanes);
+  out += strCat(" vector ", m.vectorWidth);
   return out;
 }
 

@@ -96,7 +96,14 @@ struct ThreadMapping {
   int64_t rowsPerBlock = 1;
   /// Columns one block handles; 0 means the whole row (no splitting).
   int64_t colsPerBlock = 0;
-  int64_t lanes = 1;       // lanes per block (from the Target description)
+  int64_t lanes = 1; // lanes per block (from the Target description)
+  /// GPUs, horizontal packing (Elementwise, RowReduce): a block of several
+  /// rows gives each a warp of rowLanes lanes. The block's lanes form
+  /// lanes / rowLanes row groups, group g taking rows g, g + groups, ...
+  /// of the block's; a row's lanes split its columns and merge within their
+  /// warp. 1 (Generic): each lane takes whole results. 0: all the block's
+  /// lanes work on each row in turn.
+  int64_t rowLanes = 0;
   int64_t vectorWidth = 1; // elements per lane access
 };
 

@@ -110,11 +110,17 @@ struct MappingContext {
   /// Rows a block packs so that rows of `colsBound` elements give it about
   /// packElements; never more rows than a constant row count needs.
   int64_t packRows(int64_t colsBound) const {
+    // GPUs pack only rows a warp covers, a warp each (ThreadMapping::rowLanes).
+    if (elementsPerLane > 0 && colsBound > warpRowElements())
+      return 1;
     int64_t rpb = powerOfTwoAtLeast(ceilDivInt(packElements, std::max<int64_t>(colsBound, 1)));
     if (std::optional<int64_t> rows = shape.rows.constantValue())
       rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));
     return rpb;
   }
+
+  /// GPUs: the longest row one warp covers with elementsPerLane each.
+  int64_t warpRowElements() const { return std::max<int64_t>(warpWidth, 1) * elementsPerLane; }
 
   KernelVariant variant(std::vector<DimPredicate> predicates, int64_t rowsPerBlock,
                         int64_t colsPerBlock) const {
@@ -126,6 +132,18 @@ struct MappingContext {
     mapping.rowsPerBlock = rowsPerBlock;
     mapping.colsPerBlock = colsPerBlock;
     mapping.lanes = lanesFor(predicates, colsPerBlock);
+    bool packsRows = shape.kind == MappingKind::Elementwise || shape.kind == MappingKind::RowReduce;
+    int64_t warp = std::max<int64_t>(warpWidth, 1);
+    if (elementsPerLane > 0 && packsRows && rowsPerBlock > 1 && colsPerBlock == 0) {
+      // AStitch's horizontal packing: a warp per row, the block's warps
+      // taking its rows in turn.
+      mapping.rowLanes = warp;
+      mapping.lanes = std::clamp(warp * rowsPerBlock, warp, lanes);
+    } else if (elementsPerLane > 0 && shape.kind == MappingKind::Generic && rowsPerBlock > 1) {
+      // Short reductions (a block packs several results): a lane per result.
+      mapping.rowLanes = 1;
+      mapping.lanes = std::clamp(roundUpInt(rowsPerBlock, warp), warp, lanes);
+    }
     mapping.vectorWidth = vectorWidth;
 
     KernelVariant v;
@@ -202,6 +220,10 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   // Symbolic row work: one variant per range of row lengths, each range 16 times
   // longer than the previous, from one vector per lane up to a full block.
   std::vector<std::pair<int64_t, int64_t>> packed; // (max cols, rows per block)
+  // GPUs: rows a warp covers, a warp each.
+  if (ctx.elementsPerLane > 0)
+    if (int64_t rpb = ctx.packRows(ctx.warpRowElements()); rpb > 1)
+      packed.emplace_back(ctx.warpRowElements(), rpb);
   for (int64_t bound = ctx.lanes * ctx.vectorWidth; bound < ctx.packElements; bound *= 16) {
     int64_t rpb = ctx.packRows(bound);
     if (rpb == 1)

@@ -494,8 +494,16 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   }
   // One launch has one block size: every group's lanes are the main
   // group's (the same on CPU; on GPUs the main group's rows decide).
-  for (PlanGroup &group : v.groups)
+  // A packed block's row groups are the main group's too, for the groups
+  // that walk its rows.
+  for (PlanGroup &group : v.groups) {
     group.mapping.lanes = mainMapping.lanes;
+    bool walksRows = group.mapping.kind == MappingKind::Elementwise ||
+                     group.mapping.kind == MappingKind::RowReduce;
+    if (walksRows)
+      group.mapping.rowLanes =
+          group.mapping.rowsPerBlock == mainMapping.rowsPerBlock ? mainMapping.rowLanes : 0;
+  }
   placeTilesInResults(v, claimed);
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
   // Partials are written once and read once.

@@ -24,9 +24,10 @@ struct TargetDescription {
   /// GPUs (AStitch's adaptive thread mapping): a variant's blocks take
   /// enough lanes for elementsPerLane elements each of the longest row
   /// (or chunk) a block works on, in whole warps, at most lanesPerBlock:
-  /// short rows get a warp, long ones the whole block. Column reductions
-  /// take a lane per column of a block's strip; Generic mappings, whose
-  /// lanes compute whole results alike, a warp.
+  /// short rows get a warp, long ones the whole block, and blocks pack rows
+  /// a warp covers a warp each (ThreadMapping::rowLanes). Column reductions
+  /// take a lane per column of a block's strip; Generic mappings lanes for
+  /// the elements a result reduces.
   /// 0: every block has lanesPerBlock lanes (CPU).
   int64_t elementsPerLane = 0;
   /// Elements a block packs short rows into, at most (never more than

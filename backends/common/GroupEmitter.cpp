@@ -17,6 +17,68 @@ ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value 
   return {b.CreateUDiv(blockId, strips), begin, emitMin(b, b.CreateAdd(begin, width), cols)};
 }
 
+RowLanes rowLanesOf(KernelContext &ctx, const ThreadMapping &mapping) {
+  llvm::IRBuilder<> &b = ctx.b;
+  RowLanes r;
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  if (isSingleLane(lanes))
+    return r;
+  r.split = true;
+  llvm::Value *lane = ctx.target.laneId(b);
+  if (mapping.rowLanes <= 0) {
+    r.lane = lane;
+    r.width = lanes;
+    return r;
+  }
+  r.packed = true;
+  r.rowLanes = mapping.rowLanes;
+  r.width = b.getInt64(mapping.rowLanes);
+  r.lane = b.CreateURem(lane, r.width, "row.lane");
+  r.group = b.CreateUDiv(lane, r.width, "row.group");
+  r.groups = b.CreateUDiv(lanes, r.width, "row.groups");
+  return r;
+}
+
+LoopResult emitBlockRows(
+    ElementGenerator &gen, const RowLanes &lanes, llvm::Value *begin, llvm::Value *end,
+    const std::vector<DimExpr> &keptShape,
+    const std::function<void(llvm::Value *row, const std::vector<llvm::Value *> &kept)> &body) {
+  llvm::IRBuilder<> &b = gen.context().b;
+  if (!lanes.packed)
+    // The row's multi-index is carried from row to row (no division per row).
+    return emitLoop(
+        b, begin, end, gen.unravelStart(begin, keptShape),
+        [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
+          std::vector<llvm::Value *> kept(carried.begin(), carried.end());
+          body(row, kept);
+          return gen.advance(kept, keptShape);
+        },
+        "row");
+  return emitStridedLoop(
+      b, b.CreateAdd(begin, lanes.group), end, lanes.groups, {},
+      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
+        body(row, gen.unravel(row, keptShape));
+        return std::vector<llvm::Value *>{};
+      },
+      "row");
+}
+
+std::vector<llvm::Value *> mergeRowLanes(KernelContext &ctx, const RowLanes &lanes,
+                                         llvm::ArrayRef<llvm::Value *> state,
+                                         const LaneCombine &combine) {
+  if (!lanes.split)
+    return state.vec();
+  if (!lanes.packed)
+    return ctx.target.emitCrossLaneReduce(ctx.b, state, combine);
+  if (lanes.rowLanes == 1)
+    return state.vec();
+  if (lanes.rowLanes == ctx.target.description().warpWidth)
+    return ctx.target.emitWarpReduce(ctx.b, state, combine);
+  ctx.fail("rows packed " + std::to_string(lanes.rowLanes) +
+           " lanes each merge over neither one lane nor a warp");
+  return state.vec();
+}
+
 void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin) {
   for (GroupOutput &output : group.outputs)
     if (output.blockLocal && output.value->type().shape() == shape)
@@ -91,20 +153,17 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                  " needs a contiguous tile (rows are split and packed)");
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
-  // The row's multi-index is carried from row to row (no division per row).
+  RowLanes rowLanes = rowLanesOf(ctx, mapping);
   int64_t innerTrips = 0;
-  LoopResult rowLoop = emitLoop(
-      b, rowBegin, rowEnd, gen.unravelStart(rowBegin, leading),
-      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
-        std::vector<llvm::Value *> prefix(carried.begin(), carried.end());
+  LoopResult rowLoop = emitBlockRows(
+      gen, rowLanes, rowBegin, rowEnd, leading,
+      [&](llvm::Value *row, const std::vector<llvm::Value *> &prefix) {
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
-        // The block's lanes split the columns (CPU: one lane, the loop as is).
-        llvm::Value *lanes = ctx.target.laneCount(b);
-        bool oneLane = isSingleLane(lanes);
+        // The row's lanes split the columns (CPU: one lane, the loop as is).
         llvm::Value *laneBegin =
-            oneLane ? colBegin : b.CreateAdd(colBegin, ctx.target.laneId(b), "lane.col");
+            rowLanes.split ? b.CreateAdd(colBegin, rowLanes.lane, "lane.col") : colBegin;
         LoopResult inner = emitStridedLoop(
-            b, laneBegin, colEnd, oneLane ? nullptr : lanes, {},
+            b, laneBegin, colEnd, rowLanes.split ? rowLanes.width : nullptr, {},
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
               std::vector<llvm::Value *> index = prefix;
               std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);
@@ -117,9 +176,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
             "col");
         ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         innerTrips = inner.constantTrips;
-        return gen.advance(prefix, leading);
-      },
-      "row");
+      });
   // Rows of one element are the vector work themselves (a per-row value).
   if (innerTrips != 1)
     ctx.target.annotateRowLoop(rowLoop.latch);

@@ -24,9 +24,12 @@
 //     [b*colsPerBlock, ...).
 // Blocks past the end do nothing.
 
+#include <functional>
 #include <vector>
 
 #include "backends/common/ElementGenerator.h"
+#include "backends/common/LoopBuilder.h"
+#include "backends/common/Target.h"
 #include "transforms/KernelPlan.h"
 
 namespace xs {
@@ -69,6 +72,34 @@ struct ColumnStrip {
 };
 ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *cols,
                         int64_t colsPerBlock);
+
+/// How a block's lanes share its rows (ThreadMapping::rowLanes). Unpacked,
+/// every lane works on each row, lane l taking columns l, l + lanes, ...;
+/// packed, row group g (of `width` lanes) takes rows g, g + groups, ... and
+/// its lane l columns l, l + width, ... One lane (CPU): neither.
+struct RowLanes {
+  bool split = false;            // several lanes (GPU)
+  bool packed = false;           // row groups take rows in turn
+  int64_t rowLanes = 0;          // ThreadMapping::rowLanes when packed
+  llvm::Value *lane = nullptr;   // the lane within its row group (split)
+  llvm::Value *width = nullptr;  // lanes of a row group (split)
+  llvm::Value *group = nullptr;  // the lane's row group (packed)
+  llvm::Value *groups = nullptr; // row groups of the block (packed)
+};
+RowLanes rowLanesOf(KernelContext &ctx, const ThreadMapping &mapping);
+
+/// Loops over the block's rows [begin, end) that this lane's row group takes,
+/// calling `body` with the row and its multi-index in `keptShape`.
+LoopResult emitBlockRows(
+    ElementGenerator &gen, const RowLanes &lanes, llvm::Value *begin, llvm::Value *end,
+    const std::vector<DimExpr> &keptShape,
+    const std::function<void(llvm::Value *row, const std::vector<llvm::Value *> &kept)> &body);
+
+/// Merges a row's lane states over its row group (RowLanes): the block, a
+/// warp, or nothing (one lane per row, or the CPU).
+std::vector<llvm::Value *> mergeRowLanes(KernelContext &ctx, const RowLanes &lanes,
+                                         llvm::ArrayRef<llvm::Value *> state,
+                                         const LaneCombine &combine);
 
 /// Sets the tile origin of every block-local output of shape `shape`.
 void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin);

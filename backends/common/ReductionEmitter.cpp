@@ -242,8 +242,8 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   // result is taken; float extrema then take the plain NaN-propagating form,
   // as the flagged one only serves vectorized loops. One lane (CPU): the
   // loop as is.
-  llvm::Value *lanes = ctx.target.laneCount(b);
-  bool splitLanes = !isSingleLane(lanes);
+  RowLanes rowLanes = rowLanesOf(ctx, first.group.mapping);
+  bool splitLanes = rowLanes.split;
   std::vector<Reduction> reductions;
   for (const GroupEmission &group : groups) {
     const Operation &op = *group.group.dominant;
@@ -311,17 +311,15 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   };
   bool anyArg = std::any_of(reductions.begin(), reductions.end(),
                             [](const Reduction &r) { return r.isArg(); });
-  // The kept index is carried from row to row (no division per row).
   const std::vector<DimExpr> &keptShape = reduction.keptShape();
-  LoopResult rowLoop = emitLoop(
-      b, rowBegin, rowEnd, gen.unravelStart(rowBegin, keptShape),
-      [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *> carried) {
-        std::vector<llvm::Value *> kept(carried.begin(), carried.end());
+  LoopResult rowLoop = emitBlockRows(
+      gen, rowLanes, rowBegin, rowEnd, keptShape,
+      [&](llvm::Value *row, const std::vector<llvm::Value *> &kept) {
         llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         llvm::Value *laneBegin =
-            splitLanes ? b.CreateAdd(colBegin, ctx.target.laneId(b), "lane.col") : colBegin;
+            splitLanes ? b.CreateAdd(colBegin, rowLanes.lane, "lane.col") : colBegin;
         LoopResult inner = emitStridedLoop(
-            b, laneBegin, colEnd, splitLanes ? lanes : nullptr, initial,
+            b, laneBegin, colEnd, splitLanes ? rowLanes.width : nullptr, initial,
             [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
@@ -350,18 +348,13 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
         for (size_t i = 0; i < reductions.size(); ++i) {
           const Reduction &r = reductions[i];
           llvm::ArrayRef<llvm::Value *> state = stateOf(inner.carried, i);
-          llvm::Value *value;
-          if (splitLanes) {
-            // The lanes' states merge before the result is taken, in the
-            // accumulation type.
-            std::vector<llvm::Value *> merged = ctx.target.emitCrossLaneReduce(
-                b, state,
-                [&r](llvm::IRBuilder<> &ib, llvm::ArrayRef<llvm::Value *> x,
-                     llvm::ArrayRef<llvm::Value *> y) { return r.combine(ib, x, y); });
-            value = r.result(b, merged);
-          } else {
-            value = r.result(b, state);
-          }
+          // The row's lanes' states merge before the result is taken, in
+          // the accumulation type.
+          std::vector<llvm::Value *> merged =
+              mergeRowLanes(ctx, rowLanes, state,
+                            [&r](llvm::IRBuilder<> &ib, llvm::ArrayRef<llvm::Value *> x,
+                                 llvm::ArrayRef<llvm::Value *> y) { return r.combine(ib, x, y); });
+          llvm::Value *value = r.result(b, merged);
           if (partial) {
             // A block has one row: its chunk's state goes to partialBase.
             Reduction wide(op, /*inRegisters=*/false, /*wideSums=*/true);
@@ -373,9 +366,7 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
             storeReduced(groups[i], value, kept, row);
           }
         }
-        return gen.advance(kept, keptShape);
-      },
-      "row");
+      });
   ctx.target.annotateRowLoop(rowLoop.latch);
 }
 
@@ -753,7 +744,7 @@ void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {
   bool isReduction = op.info().rule == TypeRule::Reduce || op.info().rule == TypeRule::ArgReduce;
   llvm::Value *lanes = ctx.target.laneCount(b);
   bool oneLane = isSingleLane(lanes);
-  if (isReduction && !oneLane) {
+  if (isReduction && !oneLane && group.group.mapping.rowLanes == 0) {
     // GPU: the block's lanes split each result's reduction and merge their
     // states; every lane walks the block's results together (the merge is
     // a block-wide exchange) and lane 0 stores.

@@ -67,6 +67,12 @@ public:
   virtual std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
                                                          llvm::ArrayRef<llvm::Value *> state,
                                                          const LaneCombine &combine) = 0;
+  /// The same over the lanes of each warp only (ThreadMapping::rowLanes:
+  /// a block packing rows a warp each); every lane gets its warp's result,
+  /// and lanes of other warps take no part (no block barrier).
+  virtual std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
+                                                    llvm::ArrayRef<llvm::Value *> state,
+                                                    const LaneCombine &combine) = 0;
   /// Marks an inner loop for vectorization (CPU: loop metadata);
   /// `constantTrips` is its iteration count when known, else 0.
   virtual void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) = 0;

@@ -79,7 +79,8 @@ TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int6
   // row gives a block a chunk that keeps all its lanes that busy.
   t.elementsPerLane = kElementsPerLane;
   t.minElementsPerBlock = lanesPerBlock * kElementsPerLane;
-  t.packedRowElements = 1;
+  // Rows a warp covers pack a block's worth of elements, a warp each.
+  t.packedRowElements = t.minElementsPerBlock;
   return t;
 }
 

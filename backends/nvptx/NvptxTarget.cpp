@@ -187,6 +187,13 @@ std::vector<llvm::Value *> NvptxTarget::emitCrossLaneReduce(llvm::IRBuilder<> &b
   return total.carried;
 }
 
+std::vector<llvm::Value *> NvptxTarget::emitWarpReduce(llvm::IRBuilder<> &b,
+                                                       llvm::ArrayRef<llvm::Value *> state,
+                                                       const LaneCombine &combine) {
+  assert(!state.empty() && state.size() <= kMaxLaneStateValues);
+  return warpReduce(b, state.vec(), combine);
+}
+
 void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t) {
   // Lanes are threads; LLVM's defaults unroll GPU loops well.
 }

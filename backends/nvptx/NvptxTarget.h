@@ -43,6 +43,9 @@ public:
   std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
                                                  llvm::ArrayRef<llvm::Value *> state,
                                                  const LaneCombine &combine) override;
+  std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
+                                            llvm::ArrayRef<llvm::Value *> state,
+                                            const LaneCombine &combine) override;
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
 

@@ -94,6 +94,12 @@ std::vector<llvm::Value *> X86Target::emitCrossLaneReduce(llvm::IRBuilder<> &,
   return state; // one lane
 }
 
+std::vector<llvm::Value *> X86Target::emitWarpReduce(llvm::IRBuilder<> &,
+                                                     llvm::ArrayRef<llvm::Value *> state,
+                                                     const LaneCombine &) {
+  return state; // one lane
+}
+
 namespace {
 
 /// The longest constant trip count kept rolled until vectorization (LLVM's
