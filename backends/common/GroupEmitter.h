@@ -2,7 +2,8 @@
 #define XSTITCH_BACKENDS_COMMON_GROUPEMITTER_H
 
 // The per-block loops of each mapping kind of KernelPlan.h (element-wise in
-// GroupEmitter.cpp, reductions in ReductionEmitter.cpp).
+// GroupEmitter.cpp, reductions in RowReductionEmitter.cpp and
+// ColumnReductionEmitter.cpp).
 //
 // Block layout (the planner's grid must match):
 //   Elementwise: rows x cols of the dominant's result, split where the
