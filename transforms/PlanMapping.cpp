@@ -387,13 +387,20 @@ std::optional<KernelVariant> splitRowVariant(const Operation &dominant,
   if (!split)
     return std::nullopt;
   MappingContext &ctx = *split;
-  // Fewer rows than blocks wanted, and enough chunks for every block.
+  // CPU: fewer rows than blocks wanted, and enough chunks for every block
+  // (a split costs a round over the grid per phase). GPU: fewer rows than
+  // half the resident blocks leave most SMs idle for the whole kernel, which
+  // a few launches more cost far less than; a row of two chunks or more
+  // doubles the blocks at least (softmax over 64 rows of 30000: 960 blocks
+  // instead of 64).
   int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
-  int64_t longEnough = chunk * ctx.wantedBlocks;
+  bool gpu = ctx.elementsPerLane > 0;
+  int64_t fewRows = gpu ? std::max<int64_t>(ctx.wantedBlocks / 4, 1) : ctx.wantedBlocks;
+  int64_t longEnough = gpu ? 2 * chunk : chunk * ctx.wantedBlocks;
   std::vector<DimPredicate> predicates;
-  if (smallestValue(ctx.shape.rows) >= ctx.wantedBlocks) // 12*B*S rows are never few
+  if (smallestValue(ctx.shape.rows) >= fewRows) // 12*B*S rows are never few
     return std::nullopt;
-  if (!require(ctx.shape.rows, DimPredicate::Op::LT, ctx.wantedBlocks, predicates) ||
+  if (!require(ctx.shape.rows, DimPredicate::Op::LT, fewRows, predicates) ||
       !require(ctx.shape.cols, DimPredicate::Op::GE, longEnough, predicates))
     return std::nullopt;
   ctx.shape.kind = MappingKind::RowPartial;
