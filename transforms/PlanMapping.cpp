@@ -371,10 +371,17 @@ std::optional<KernelVariant> splitColumnVariant(const Operation &dominant,
   if (!split)
     return std::nullopt;
   MappingContext &ctx = *split;
-  // Enough row blocks for every parallel unit.
-  int64_t enough = kSplitRowsPerBlock * ctx.wantedBlocks;
+  // CPU: enough row blocks for every parallel unit. GPU: columns too few
+  // for a quarter of the blocks wanted at a warp of columns each (bias_grad's
+  // 1024 columns: at most 32 blocks of whole warps, or 256 blocks of 4 busy
+  // lanes each walking every row), and rows for 8 row blocks or more.
+  bool gpu = ctx.elementsPerLane > 0;
+  int64_t enough = gpu ? kSplitRowsPerBlock * 8 : kSplitRowsPerBlock * ctx.wantedBlocks;
   std::vector<DimPredicate> predicates;
   if (!require(ctx.shape.rows, DimPredicate::Op::GE, enough, predicates))
+    return std::nullopt;
+  if (gpu && !require(ctx.shape.cols, DimPredicate::Op::LT,
+                      std::max<int64_t>(ctx.warpWidth, 1) * ctx.wantedBlocks / 4, predicates))
     return std::nullopt;
   ctx.shape.kind = MappingKind::ColumnPartial;
   KernelVariant v = ctx.variant(std::move(predicates), kSplitRowsPerBlock, 0);
