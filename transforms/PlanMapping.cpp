@@ -69,6 +69,7 @@ int64_t smallestValue(const DimExpr &size) {
 /// The mapping parameters shared by every variant of a kernel.
 struct MappingContext {
   const Operation *dominant;
+  const TargetDescription *target; // outlives the context
   MappingShape shape;
   int64_t lanes;
   int64_t vectorWidth;
@@ -93,6 +94,8 @@ struct MappingContext {
           colsPerBlock > 0 ? std::optional<int64_t>(colsPerBlock) : shape.cols.constantValue();
       if (!columns)
         return lanes;
+      if (columnRowGroups(colsPerBlock, *target) > 1)
+        return lanes; // narrow strips: the rows split over groups of lanes
       return std::clamp(roundUpInt(std::max<int64_t>(*columns, 1), warp), std::min(warp, lanes),
                         lanes);
     }
@@ -330,6 +333,7 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
                               int64_t packElements = 0) {
   MappingContext ctx;
   ctx.dominant = &dominant;
+  ctx.target = &target;
   ctx.shape = classifyMapping(dominant);
   // Reductions stream their operand; everything else streams its result.
   bool reads = dominant.info().category == OpCategory::Reduce;

@@ -31,8 +31,8 @@ bool isSplatConstant(const Operation &op) {
 /// The bytes of block buffers a block of `variant` uses at most
 /// (HostLaunchVariant::blockBufferBytes). A tile takes its elements; a column
 /// reduction's accumulators take their columns' states (at most two values of
-/// at most 8 bytes each), capped by the target's budget as the emitter caps
-/// its tile, one buffer per state.
+/// at most 8 bytes each) for each row group (columnRowGroups), capped by the
+/// target's budget as the emitter caps its tile, one buffer per state.
 DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &target) {
   constexpr int64_t kMaxStates = 2, kMaxStateBytes = 8;
   auto aligned = [](DimExpr bytes) {
@@ -49,7 +49,8 @@ DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &
     std::optional<int64_t> columns = b.elements.constantValue();
     int64_t bytes = target.blockBufferBytes;
     if (columns && *columns > 0)
-      bytes = std::min(bytes, *columns * kMaxStates * kMaxStateBytes);
+      bytes = std::min(bytes,
+                       *columns * columnRowGroups(*columns, target) * kMaxStates * kMaxStateBytes);
     total = total + DimExpr(bytes + kMaxStates * kBlockBufferAlignment);
   }
   return total;

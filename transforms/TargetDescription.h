@@ -5,6 +5,7 @@
 // from here, never from constants in the planner. Backends provide one (the
 // x86 backend reads the host CPU).
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 
@@ -58,6 +59,29 @@ struct TargetDescription {
 /// golden tests and tools that plan without a backend, so printed plans are
 /// the same on every machine.
 TargetDescription genericCpuTarget();
+
+/// GPUs: lanes of a row group of a column reduction whose block strip is
+/// `stripColumns` wide (columnRowGroups): the strip rounded up to a power of
+/// two.
+inline int64_t columnGroupLanes(int64_t stripColumns) {
+  int64_t lanes = 1;
+  while (lanes < stripColumns)
+    lanes *= 2;
+  return lanes;
+}
+
+/// GPUs: a column reduction whose blocks take strips narrower than a warp
+/// splits its rows over groups of columnGroupLanes() lanes, each group
+/// accumulating its share of the rows into accumulators of its own, merged
+/// in group order at the end (bias_grad's strips of 4 columns: 64 groups in
+/// a block of 256 lanes, instead of 4 busy lanes walking every row). The
+/// groups a block of lanesPerBlock lanes has; 1 on CPUs, for strips of a
+/// warp or more and for whole rows of columns (stripColumns 0).
+inline int64_t columnRowGroups(int64_t stripColumns, const TargetDescription &target) {
+  if (target.elementsPerLane <= 0 || stripColumns <= 0 || stripColumns >= target.warpWidth)
+    return 1;
+  return std::max<int64_t>(target.lanesPerBlock / columnGroupLanes(stripColumns), 1);
+}
 
 } // namespace xs
 

@@ -80,21 +80,43 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
     for (llvm::Type *t : stateTypes.back())
       stateBytes += static_cast<int64_t>(layout.getTypeAllocSize(t));
   }
-  int64_t capacity = std::max<int64_t>(group.description.blockBufferBytes / stateBytes, 1);
+  llvm::Value *lanes = ctx.target.laneCount(b);
+  bool splitLanes = !isSingleLane(lanes);
+  // Narrow strips on GPUs: row groups with accumulators of their own
+  // (columnRowGroups).
+  int64_t maxGroups = splitLanes ? columnRowGroups(mapping.colsPerBlock, group.description) : 1;
+  bool grouped = maxGroups > 1;
+  int64_t capacity =
+      std::max<int64_t>(group.description.blockBufferBytes / (stateBytes * maxGroups), 1);
   int64_t tile = mapping.colsPerBlock > 0 ? std::min(mapping.colsPerBlock, capacity)
                                           : std::min<int64_t>(capacity, 4096);
   std::vector<std::vector<llvm::Value *>> accumulators(reductions.size());
   for (size_t i = 0; i < reductions.size(); ++i)
     for (llvm::Type *t : stateTypes[i])
-      accumulators[i].push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile)));
+      accumulators[i].push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile * maxGroups)));
   // GPUs: each lane owns the tile's columns c = lane (mod lanes), which it
   // alone initializes, accumulates over every row and stores, so no two
   // lanes share an accumulator; adjacent lanes read adjacent columns. One
-  // lane (CPU): the loops as they are.
-  llvm::Value *lanes = ctx.target.laneCount(b);
-  bool splitLanes = !isSingleLane(lanes);
+  // lane (CPU): the loops as they are. Grouped: lane l of row group g owns
+  // columns l, l + G, ... of group g's accumulators (G lanes a group), and
+  // the group takes every groups-th step of rows; lanes past the last
+  // group (a block whose lanes are not a multiple of G groups) idle.
   llvm::Value *firstColumn = splitLanes ? ctx.target.laneId(b) : b.getInt64(0);
   llvm::Value *columnStep = splitLanes ? lanes : nullptr;
+  llvm::Value *rowGroup = nullptr, *rowGroups = nullptr, *groupBase = nullptr;
+  if (grouped) {
+    llvm::Value *groupLanes = b.getInt64(columnGroupLanes(mapping.colsPerBlock));
+    llvm::Value *lane = ctx.target.laneId(b);
+    rowGroup = b.CreateUDiv(lane, groupLanes, "row.group");
+    rowGroups = emitMin(b, b.CreateUDiv(lanes, groupLanes), b.getInt64(maxGroups));
+    llvm::Value *active = b.CreateICmpULT(rowGroup, rowGroups);
+    firstColumn =
+        b.CreateSelect(active, b.CreateURem(lane, groupLanes), b.getInt64(tile), "group.col");
+    columnStep = groupLanes;
+    groupBase = b.CreateMul(rowGroup, b.getInt64(tile), "group.base");
+  }
+  // The accumulator of tile column c for this lane's row group.
+  auto accumulatorAt = [&](llvm::Value *c) { return grouped ? b.CreateAdd(groupBase, c) : c; };
   llvm::Value *tiles = b.CreateUDiv(
       b.CreateAdd(b.CreateSub(work.colEnd, work.colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
   auto keptAt = [&](llvm::Value *col) {
@@ -117,8 +139,9 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
               for (size_t i = 0; i < reductions.size(); ++i)
                 for (size_t s = 0; s < accumulators[i].size(); ++s)
-                  b.CreateStore(init[i][s],
-                                b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c));
+                  b.CreateStore(
+                      init[i][s],
+                      b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], accumulatorAt(c)));
               return std::vector<llvm::Value *>{};
             },
             "init");
@@ -128,8 +151,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         // order, so every kind (argmax/argmin too) accumulates as one row at
         // a time would.
         auto emitRows = [&](llvm::Value *firstRow, llvm::Value *groups, int64_t unroll) {
-          LoopResult rows = emitLoop(
-              b, b.getInt64(0), groups, {},
+          LoopResult rows = emitStridedLoop(
+              b, grouped ? rowGroup : b.getInt64(0), groups, grouped ? rowGroups : nullptr, {},
               [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
                     b.CreateAdd(firstRow, b.CreateMul(rowGroup, b.getInt64(unroll)));
@@ -142,8 +165,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
                         const Reduction &reduction = *reductions[i].reduction;
                         std::vector<llvm::Value *> addresses, state;
                         for (size_t s = 0; s < accumulators[i].size(); ++s) {
-                          addresses.push_back(
-                              b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c));
+                          addresses.push_back(b.CreateInBoundsGEP(
+                              stateTypes[i][s], accumulators[i][s], accumulatorAt(c)));
                           state.push_back(b.CreateLoad(stateTypes[i][s], addresses.back()));
                         }
                         // A widened sum adds the step's rows in the element
@@ -183,23 +206,42 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         if (unroll > 1)
           emitRows(b.CreateAdd(work.rowBegin, unrolled), b.CreateSub(count, unrolled), 1);
         ctx.target.emitBlockBarrier(b);
+        auto loadState = [&](size_t i, llvm::Value *slot) {
+          std::vector<llvm::Value *> state;
+          for (size_t s = 0; s < accumulators[i].size(); ++s)
+            state.push_back(b.CreateLoad(
+                stateTypes[i][s], b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], slot)));
+          return state;
+        };
+        // Grouped: the block's lanes take the tile's columns, each merging
+        // the groups' states in group order.
         LoopResult store = emitStridedLoop(
-            b, firstColumn, width, columnStep, {},
+            b, grouped ? ctx.target.laneId(b) : firstColumn, width, grouped ? lanes : columnStep,
+            {},
             [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
               llvm::Value *col = b.CreateAdd(tileBegin, c);
               std::vector<llvm::Value *> kept = keptAt(col);
               for (size_t i = 0; i < reductions.size(); ++i) {
-                std::vector<llvm::Value *> state;
-                for (size_t s = 0; s < accumulators[i].size(); ++s)
-                  state.push_back(
-                      b.CreateLoad(stateTypes[i][s],
-                                   b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], c)));
+                std::vector<llvm::Value *> state = loadState(i, c);
+                if (grouped)
+                  state =
+                      emitLoop(
+                          b, b.getInt64(1), rowGroups, state,
+                          [&](llvm::Value *g, llvm::ArrayRef<llvm::Value *> merged) {
+                            llvm::Value *slot = b.CreateAdd(b.CreateMul(g, b.getInt64(tile)), c);
+                            return reductions[i].reduction->combine(b, merged, loadState(i, slot));
+                          },
+                          "groups")
+                          .carried;
                 reductions[i].finish(col, kept, state);
               }
               return std::vector<llvm::Value *>{};
             },
             "store");
         ctx.target.annotateInnerLoop(store.latch, store.constantTrips);
+        // The next tile's initialization overwrites what other lanes read.
+        if (grouped)
+          ctx.target.emitBlockBarrier(b);
         return std::vector<llvm::Value *>{};
       },
       "tile");

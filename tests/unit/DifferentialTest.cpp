@@ -217,6 +217,12 @@ std::vector<OpCase> allCases() {
                  {},
                  {},
                  kReduceTolerance});
+    // Few constant columns: narrow strips (on GPUs, row groups of lanes).
+    c.push_back({absl::StrCat(op, "_cols_narrow"),
+                 oneOp("%x: f32[N, 40]", absl::StrCat(op, " %x {dims = [0]}")),
+                 {},
+                 {},
+                 kReduceTolerance});
     c.push_back({absl::StrCat(op, "_middle"),
                  oneOp("%x: f32[N, 3, M]", absl::StrCat(op, " %x {dims = [1]}")),
                  {},
@@ -252,6 +258,12 @@ std::vector<OpCase> allCases() {
         {absl::StrCat(op, "_rows"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 1}"))});
     c.push_back(
         {absl::StrCat(op, "_cols"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 0}"))});
+    // Down constant columns with ties (the Generic mapping: on GPUs a lane
+    // per result for few rows, else the lanes split each result and merge,
+    // keeping the first extreme).
+    c.push_back({absl::StrCat(op, "_cols_ties_i32"),
+                 oneOp("%x: i32[N, 40]", absl::StrCat(op, " %x {dim = 0}")),
+                 {{"x", {0, 3}}}});
     // Many ties: the first extreme wins.
     c.push_back({absl::StrCat(op, "_ties_i32"),
                  oneOp("%x: i32[N, M]", absl::StrCat(op, " %x {dim = 1}")),
