@@ -21,7 +21,9 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
     for (const HostLaunchVariant &variant : step.variants)
       for (int phase = 0; phase < variant.phases; ++phase)
         if (std::string symbol = phaseSymbol(variant.symbol, phase); seen.insert(symbol).second)
-          kernels.push_back({symbol, variant.lanes});
+          kernels.push_back({symbol, variant.lanes,
+                             variant.blockBufferBytes.constantValue().value_or(
+                                 nvptx.limits.sharedBytesPerBlock)});
   }
   CompiledProgram compiled;
   compiled.host = program.host;
@@ -31,7 +33,7 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
   llvm::LLVMContext context;
   XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
                       emitNvptxModule(program, nvptx, context));
-  XS_RETURN_IF_ERROR(lowerNvptxForHost(*module, kernels, nvptx.limits.sharedBytesPerBlock));
+  XS_RETURN_IF_ERROR(lowerNvptxForHost(*module, kernels));
   XS_ASSIGN_OR_RETURN(std::string object, compileHostModule(*module, host));
   compiled.objects.push_back(std::move(object));
   return compiled;

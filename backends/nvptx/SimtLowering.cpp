@@ -48,8 +48,8 @@ SharedLayout layOutShared(llvm::Module &module) {
 
 class KernelLowering {
 public:
-  KernelLowering(llvm::Module &module, const SharedLayout &shared, int64_t sharedBytes)
-      : module_(module), context_(module.getContext()), shared_(shared), sharedBytes_(sharedBytes) {
+  KernelLowering(llvm::Module &module, const SharedLayout &shared)
+      : module_(module), context_(module.getContext()), shared_(shared) {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
     ptr_ = llvm::PointerType::getUnqual(context_);
     laneContext_ = llvm::StructType::get(context_, {i64, i64, i64, ptr_, ptr_, ptr_, ptr_});
@@ -166,22 +166,21 @@ private:
     llvm::FunctionCallee run = module_.getOrInsertFunction(kSimtRunBlocksSymbol, runType);
     b.CreateCall(run, {lane, host->getArg(kCpuBuffersArg), host->getArg(kCpuDimsArg),
                        host->getArg(kCpuBlockBeginArg), host->getArg(kCpuBlockEndArg),
-                       b.getInt64(kernel.lanes), b.getInt64(sharedBytes_)});
+                       b.getInt64(kernel.lanes),
+                       b.getInt64(shared_.staticBytes + kernel.dynamicSharedBytes)});
     b.CreateRetVoid();
   }
 
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   const SharedLayout &shared_;
-  int64_t sharedBytes_;
   llvm::PointerType *ptr_;
   llvm::StructType *laneContext_;
 };
 
 } // namespace
 
-absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels,
-                               int64_t dynamicSharedBytes) {
+absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels) {
   SharedLayout shared = layOutShared(module);
   std::vector<llvm::Constant *> globals;
   for (const auto &[global, offset] : shared.offsets)
@@ -189,7 +188,7 @@ absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKerne
   // Shared arrays used inside constant expressions become instructions, so
   // that each function can point them at its block's memory.
   llvm::convertUsersOfConstantsToInstructions(globals);
-  KernelLowering lowering(module, shared, shared.staticBytes + dynamicSharedBytes);
+  KernelLowering lowering(module, shared);
   for (const SimtKernel &kernel : kernels)
     XS_RETURN_IF_ERROR(lowering.lower(kernel));
 

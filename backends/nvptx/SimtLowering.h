@@ -22,17 +22,19 @@ namespace xs {
 
 /// One kernel function of the module: `symbol` is its plan symbol (a phase's
 /// symbol, ir/HostPlan.h; the NVPTX function is nvptxSymbol(symbol)) and
-/// `lanes` the threads of its blocks (HostLaunchVariant::lanes).
+/// `lanes` the threads of its blocks (HostLaunchVariant::lanes);
+/// `dynamicSharedBytes` the most dynamic shared memory a block uses
+/// (HostLaunchVariant::blockBufferBytes where it is a constant, else the
+/// GPU's opt-in limit).
 struct SimtKernel {
   std::string symbol;
   int64_t lanes = 0;
+  int64_t dynamicSharedBytes = 0;
 };
 
 /// Lowers every kernel of `kernels` in place: the module's triple and data
-/// layout are left to the host compilation. `dynamicSharedBytes` is the
-/// most dynamic shared memory a block may use (the GPU's opt-in limit).
-absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels,
-                               int64_t dynamicSharedBytes);
+/// layout are left to the host compilation.
+absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels);
 
 } // namespace xs
 
