@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <tuple>
 
 #include "absl/strings/str_cat.h"
 #include "backends/nvptx/NvptxBackend.h"
@@ -65,17 +66,18 @@ CompileCache &compileCache() {
 }
 
 // One CPU device per worker-thread count and float mode, shared by every
-// compilation.
-Device &cpuDevice(int threads, bool flushDenormals) {
+// compilation, and one NVPTX simulation device (the CPU device with the lane
+// scheduler) per the same.
+Device &cpuDevice(int threads, bool flushDenormals, bool simulation = false) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
+  static auto *devices = new std::map<std::tuple<int, bool, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals}];
+  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation}];
   if (!device) {
     CpuDeviceOptions cpuOptions;
     cpuOptions.threads = threads;
     cpuOptions.flushDenormals = flushDenormals;
-    device = createCpuDevice(cpuOptions);
+    device = simulation ? createNvptxSimulationDevice(cpuOptions) : createCpuDevice(cpuOptions);
   }
   return *device;
 }
@@ -93,21 +95,6 @@ absl::StatusOr<Device *> cudaDevice(int ordinal) {
     XS_ASSIGN_OR_RETURN(device, cuda::createCudaDevice(cudaOptions));
   }
   return device.get();
-}
-
-// One NVPTX simulation device per worker-thread count and float mode.
-Device &simulationDevice(int threads, bool flushDenormals) {
-  static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
-  std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals}];
-  if (!device) {
-    CpuDeviceOptions cpuOptions;
-    cpuOptions.threads = threads;
-    cpuOptions.flushDenormals = flushDenormals;
-    device = createNvptxSimulationDevice(cpuOptions);
-  }
-  return *device;
 }
 
 /// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
@@ -164,7 +151,8 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     stages.llvmSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
     absl::StatusOr<std::shared_ptr<Executable>> loaded =
-        simulationDevice(options.threads, options.flushDenormals).load(std::move(program));
+        cpuDevice(options.threads, options.flushDenormals, /*simulation=*/true)
+            .load(std::move(program));
     stages.loadSeconds = secondsSince(start);
     return loaded;
   }
