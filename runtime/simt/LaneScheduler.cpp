@@ -18,6 +18,10 @@ constexpr int64_t kWarp = 32;
 /// are never committed.
 constexpr size_t kLaneStackBytes = 256 * 1024;
 constexpr size_t kSharedAlignment = 16;
+/// Bytes after a block's shared memory that must keep their pattern: a
+/// kernel writing past the shared memory its launch gives it (a GPU faults).
+constexpr size_t kSharedGuardBytes = 4096;
+constexpr unsigned char kGuardByte = 0xa5;
 
 enum class LaneState { Ready, AtBarrier, AtShuffle, Done };
 
@@ -36,22 +40,27 @@ thread_local BlockScheduler *tCurrentScheduler = nullptr;
 
 class BlockScheduler {
 public:
-  BlockScheduler(int64_t lanes, int64_t sharedBytes)
-      : laneCount_(lanes), sharedBytes_(sharedBytes), lanes_(static_cast<size_t>(lanes)),
+  BlockScheduler(int64_t lanes, int64_t sharedCapacity)
+      : laneCount_(lanes), sharedCapacity_(sharedCapacity), lanes_(static_cast<size_t>(lanes)),
         stacks_(new char[kLaneStackBytes * static_cast<size_t>(lanes)]),
-        shared_(
-            static_cast<char *>(std::aligned_alloc(kSharedAlignment, roundedShared(sharedBytes))),
-            &std::free) {}
+        shared_(static_cast<char *>(std::aligned_alloc(
+                    kSharedAlignment, roundedShared(sharedCapacity) + kSharedGuardBytes)),
+                &std::free) {}
 
   bool fits(int64_t lanes, int64_t sharedBytes) const {
-    return lanes == laneCount_ && sharedBytes <= sharedBytes_;
+    return lanes == laneCount_ && sharedBytes <= sharedCapacity_;
   }
 
-  void run(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t block) {
+  /// Runs block `block` with `sharedBytes` of shared memory (at most the
+  /// capacity).
+  void run(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t block,
+           int64_t sharedBytes) {
     fn_ = fn;
     buffers_ = buffers;
     dims_ = dims;
-    std::memset(shared_.get(), 0xff, static_cast<size_t>(sharedBytes_));
+    std::memset(shared_.get(), 0xff, static_cast<size_t>(sharedBytes));
+    char *guard = shared_.get() + sharedBytes;
+    std::memset(guard, kGuardByte, kSharedGuardBytes);
     for (size_t i = 0; i < lanes_.size(); ++i) {
       Lane &lane = lanes_[i];
       lane.context = SimtLaneContext{
@@ -78,6 +87,11 @@ public:
         diverged(block);
     }
     tCurrentScheduler = outer;
+    for (size_t i = 0; i < kSharedGuardBytes; ++i)
+      if (static_cast<unsigned char>(guard[i]) != kGuardByte)
+        fail(block, "a thread wrote past the block's " + std::to_string(sharedBytes) +
+                        " bytes of shared memory (at byte " +
+                        std::to_string(sharedBytes + static_cast<int64_t>(i)) + ")");
   }
 
 private:
@@ -193,7 +207,7 @@ private:
   }
 
   int64_t laneCount_;
-  int64_t sharedBytes_;
+  int64_t sharedCapacity_;
   std::vector<Lane> lanes_;
   std::unique_ptr<char[]> stacks_;
   std::unique_ptr<char, decltype(&std::free)> shared_;
@@ -214,7 +228,7 @@ void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, i
   if (!scheduler || !scheduler->fits(lanes, sharedBytes))
     scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes);
   for (int64_t block = begin; block < end; ++block)
-    scheduler->run(lane, buffers, dims, block);
+    scheduler->run(lane, buffers, dims, block, sharedBytes);
 }
 
 } // namespace xs

@@ -14,7 +14,9 @@
 // A kernel whose threads cannot all reach the same point (a barrier some
 // threads skip, a shuffle not every thread of a warp joins) would hang or be
 // undefined on a GPU: here it is a bug in xstitch's code generation, reported
-// on stderr with the block and the threads' states, and the process aborts.
+// on stderr with the block and the threads' states, and the process aborts;
+// so is a kernel that writes past the shared memory its launch gives it
+// (a GPU faults), seen in guard bytes after it.
 
 #include <cstdint>
 

@@ -125,5 +125,17 @@ TEST(LaneSchedulerDeathTest, ShuffleWithFinishedThreadsIsReported) {
                "16 at a shuffle, 16 finished");
 }
 
+// Thread 3 writes one word past the 64 bytes its launch gives the block.
+void writePastShared(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+  auto *shared = static_cast<int32_t *>(lane->shared);
+  shared[lane->laneId == 3 ? 16 : lane->laneId % 16] = 1;
+}
+
+TEST(LaneSchedulerDeathTest, WritesPastSharedMemoryAreReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(runSimtBlocks(&writePastShared, nullptr, nullptr, 0, 1, 32, 64),
+               "a thread wrote past the block's 64 bytes of shared memory \\(at byte 64\\)");
+}
+
 } // namespace
 } // namespace xs
