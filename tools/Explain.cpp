@@ -41,13 +41,18 @@ std::vector<std::string> localOps(const PlanGroup &group) {
   return names;
 }
 
-std::string mappingSummary(const ThreadMapping &m) {
+std::string mappingSummary(const ThreadMapping &m, const TargetDescription &target) {
   std::string out(mappingKindName(m.kind));
   out += strCat(" ", m.rows.str(), " x ", m.cols.str());
   if (!isColumnMajor(m.kind) && m.rowsPerBlock > 1)
     out += strCat(", ", m.rowsPerBlock, " rows per block");
   if (m.colsPerBlock > 0)
     out += strCat(", ", m.colsPerBlock, " columns per block");
+  if (int64_t groups = columnRowGroups(m.colsPerBlock, target);
+      isColumnMajor(m.kind) || m.kind == MappingKind::ColumnCombine)
+    if (groups > 1)
+      out +=
+          strCat(", rows over ", groups, " groups of ", columnGroupLanes(m.colsPerBlock), " lanes");
   if (m.rowLanes == 1)
     out += ", a lane per row";
   else if (m.rowLanes > 1)
@@ -126,7 +131,7 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
         const PlanGroup &group = v.groups[g];
         out += strCat("    group ", g, " (phase ", phaseOf(v, static_cast<int>(g)), "): dominant ",
                       valueName(group.dominant->result()), " = ", group.dominant->mnemonic(), "; ",
-                      mappingSummary(group.mapping));
+                      mappingSummary(group.mapping, plan.target));
         if (group.blocks != v.grid)
           out += strCat("; its own ", sized(group.blocks, dims), " blocks");
         out += "\n";

@@ -473,6 +473,7 @@ absl::Status ProgramPlanner::planResultCopy(const Value &source, size_t index) {
 absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
   if (absl::Status s = checkPreconditions(); !s.ok())
     return s;
+  plan_.target = target_;
   HostPlan &host = plan_.host;
   host.function = function_.name();
   host.constraints = function_.constraints();

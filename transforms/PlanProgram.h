@@ -30,6 +30,7 @@ struct PlanOptions {
 struct ProgramPlan {
   std::vector<KernelPlan> kernels;
   HostPlan host;
+  TargetDescription target; // what the plan is for
 };
 
 absl::StatusOr<ProgramPlan> planProgram(const Function &function, const TargetDescription &target,
