@@ -293,15 +293,17 @@ func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
   EXPECT_EQ(state_.launches.size(), 2u);
 }
 
-TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+/// A softmax over rows of any length: stitched rows, or split ones.
+constexpr const char *kRowSoftmax = R"(
 func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
   %y = softmax %x {axis = 1}
   return %y
 }
-)",
-                                                                module);
+)";
+
+TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
   std::vector<float> x(2 * 64, 1.0f);
   absl::StatusOr<std::vector<Tensor>> outputs =
@@ -335,13 +337,7 @@ TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
   // kernels, each over the variant's grid of 2048-column chunks, in blocks of
   // 256 threads; the combines run their own R blocks inside that grid.
   std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
-func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
-  %y = softmax %x {axis = 1}
-  return %y
-}
-)",
-                                                                module);
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
   const int64_t columns = 4325376;
   std::vector<float> x(static_cast<size_t>(columns), 0.5f);
