@@ -68,8 +68,6 @@ public:
     lane->copyAttributesFrom(original);
     lane->setCallingConv(llvm::CallingConv::C);
     lane->setDSOLocal(true);
-    lane->removeFnAttr("target-cpu");
-    lane->removeFnAttr("target-features");
     lane->splice(lane->end(), original);
     for (unsigned i = 0; i < original->arg_size(); ++i) {
       lane->getArg(i)->takeName(original->getArg(i));
