@@ -124,8 +124,15 @@ private:
   }
 
   static int32_t shuffleXor(SimtLaneContext *context, int32_t members, int32_t value,
-                            int32_t laneMask, int32_t) {
+                            int32_t laneMask, int32_t clamp) {
     Lane &lane = laneOf(context);
+    // Only whole-warp segments (c = 31) are modelled: a narrower one is a
+    // form the emitter does not use.
+    if (clamp != kWarp - 1)
+      static_cast<BlockScheduler *>(context->scheduler)
+          ->fail(context->blockId, "thread " + std::to_string(context->laneId) +
+                                       " shuffles with clamp " + std::to_string(clamp) +
+                                       "; the simulation models whole warps (31) only");
     lane.state = LaneState::AtShuffle;
     lane.shuffleValue = value;
     lane.shuffleLaneMask = laneMask;
