@@ -12,21 +12,35 @@
 
 namespace xs {
 
+namespace {
+
+/// The state of `reduction` at result index `resultIndex` over the reduced
+/// elements first, first + step, ... (step nullptr: 1).
+std::vector<llvm::Value *> reduceElements(ElementGenerator &gen, const Reduction &reduction,
+                                          const std::vector<llvm::Value *> &resultIndex,
+                                          llvm::Value *first, llvm::Value *step) {
+  llvm::IRBuilder<> &b = gen.context().b;
+  llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
+  return emitStridedLoop(
+             b, first, count, step, reduction.initial(b),
+             [&](llvm::Value *j, llvm::ArrayRef<llvm::Value *> state) {
+               std::vector<llvm::Value *> reduced = gen.unravel(j, reduction.reducedShape());
+               llvm::Value *value =
+                   gen.emit(reduction.operand(), reduction.operandIndex(resultIndex, reduced));
+               return reduction.step(b, state, value, j);
+             },
+             "reduce")
+      .carried;
+}
+
+} // namespace
+
 llvm::Value *emitReduceAt(ElementGenerator &gen, const Operation &op,
                           const std::vector<llvm::Value *> &resultIndex) {
   llvm::IRBuilder<> &b = gen.context().b;
   Reduction reduction(op, /*inRegisters=*/true, /*wideSums=*/false, &gen.context().body);
-  llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
-  LoopResult loop = emitLoop(
-      b, b.getInt64(0), count, reduction.initial(b),
-      [&](llvm::Value *j, llvm::ArrayRef<llvm::Value *> state) {
-        std::vector<llvm::Value *> reduced = gen.unravel(j, reduction.reducedShape());
-        llvm::Value *value =
-            gen.emit(reduction.operand(), reduction.operandIndex(resultIndex, reduced));
-        return reduction.step(b, state, value, j);
-      },
-      "reduce");
-  return reduction.result(b, loop.carried);
+  return reduction.result(
+      b, reduceElements(gen, reduction, resultIndex, b.getInt64(0), /*step=*/nullptr));
 }
 
 namespace {
@@ -247,23 +261,13 @@ void emitGenericBlock(GroupEmission &group, llvm::Value *blockId) {
     // states; every lane walks the block's results together (the merge is
     // a block-wide exchange) and lane 0 stores.
     Reduction reduction(op, /*inRegisters=*/false, /*wideSums=*/false, &ctx.body);
-    llvm::Value *count = gen.dim(dimProduct(reduction.reducedShape()));
     llvm::Value *lane = ctx.target.laneId(b);
     emitLoop(
         b, begin, end, {},
         [&](llvm::Value *position, llvm::ArrayRef<llvm::Value *>) {
           std::vector<llvm::Value *> index = gen.unravel(position, shape);
-          LoopResult lanePart = emitStridedLoop(
-              b, lane, count, lanes, reduction.initial(b),
-              [&](llvm::Value *j, llvm::ArrayRef<llvm::Value *> state) {
-                std::vector<llvm::Value *> reduced = gen.unravel(j, reduction.reducedShape());
-                llvm::Value *value =
-                    gen.emit(reduction.operand(), reduction.operandIndex(index, reduced));
-                return reduction.step(b, state, value, j);
-              },
-              "reduce");
           std::vector<llvm::Value *> merged = ctx.target.emitCrossLaneReduce(
-              b, lanePart.carried,
+              b, reduceElements(gen, reduction, index, lane, lanes),
               [&](llvm::IRBuilder<> &builder, llvm::ArrayRef<llvm::Value *> state,
                   llvm::ArrayRef<llvm::Value *> other) {
                 return reduction.combine(builder, state, other);
