@@ -48,11 +48,11 @@ std::string mappingSummary(const ThreadMapping &m, const TargetDescription &targ
     out += strCat(", ", m.rowsPerBlock, " rows per block");
   if (m.colsPerBlock > 0)
     out += strCat(", ", m.colsPerBlock, " columns per block");
-  if (int64_t groups = columnRowGroups(m.colsPerBlock, target);
-      isColumnMajor(m.kind) || m.kind == MappingKind::ColumnCombine)
-    if (groups > 1)
-      out +=
-          strCat(", rows over ", groups, " groups of ", columnGroupLanes(m.colsPerBlock), " lanes");
+  // Column reductions' row groups (the emitter's reduceColumns).
+  bool columns = isColumnMajor(m.kind) || m.kind == MappingKind::ColumnCombine;
+  if (int64_t groups = columnRowGroups(m.colsPerBlock, target); columns && groups > 1)
+    out +=
+        strCat(", rows over ", groups, " groups of ", columnGroupLanes(m.colsPerBlock), " lanes");
   if (m.rowLanes == 1)
     out += ", a lane per row";
   else if (m.rowLanes > 1)
