@@ -18,7 +18,9 @@ void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::
   absl::flat_hash_map<const llvm::Value *, size_t> argumentOf;
   for (size_t i = 0; i < buffers.size(); ++i) {
     scopes.push_back(md.createAnonymousAliasScope(domain));
-    argumentOf.emplace(buffers[i], i);
+    // A target may hand out its pointers through casts (NVPTX: the global
+    // address space and back); accesses are matched by what is under them.
+    argumentOf.emplace(llvm::getUnderlyingObject(buffers[i], /*MaxLookup=*/0), i);
   }
   // Per argument: its scope, and every other argument's.
   std::vector<llvm::MDNode *> scopeOf, othersOf;

@@ -63,6 +63,73 @@ LoopResult emitBlockRows(
       "row");
 }
 
+LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vectorWidth,
+                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin,
+                          llvm::Value *end, llvm::ArrayRef<llvm::Value *> initial,
+                          const RowColumnBody &body) {
+  llvm::IRBuilder<> &b = ctx.b;
+  auto columns = [&](llvm::Value *rowStart, llvm::Value *first, llvm::Value *step) {
+    return emitStridedLoop(
+        b, first, end, step, initial,
+        [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> carried) {
+          return body(col, rowStart, carried);
+        },
+        "col");
+  };
+  if (!lanes.split)
+    return columns(b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true), begin, nullptr);
+  auto scalar = [&] {
+    return columns(b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true),
+                   b.CreateAdd(begin, lanes.lane, "lane.col"), lanes.width);
+  };
+  if (vectorWidth <= 1)
+    return scalar();
+
+  // Runs of V: the strip's bounds and the row's start are multiples of V,
+  // and the lanes have V columns each at least (fewer would leave lanes idle
+  // that one column each keeps busy).
+  llvm::Value *misaligned = b.CreateAnd(b.CreateOr(b.CreateOr(cols, begin), end),
+                                        b.getInt64(vectorWidth - 1));
+  llvm::Value *runStep = b.CreateMul(lanes.width, b.getInt64(vectorWidth), "run.step");
+  llvm::Value *runs = b.CreateAnd(b.CreateICmpEQ(misaligned, b.getInt64(0)),
+                                  b.CreateICmpSGE(b.CreateSub(end, begin), runStep), "runs");
+  LoopResult scalarLoop;
+  LoopResult result;
+  result.carried = emitIfElseValues(
+      b, runs,
+      [&] {
+        // Where runs are taken these masks change nothing, but they let
+        // LLVM see that every run starts at a multiple of V.
+        llvm::Value *mask = b.getInt64(-vectorWidth);
+        llvm::Value *rowStart = b.CreateMul(row, b.CreateAnd(cols, mask, "cols.runs"), "",
+                                            /*HasNUW=*/true, /*HasNSW=*/true);
+        llvm::Value *first = b.CreateAdd(
+            b.CreateAnd(begin, mask),
+            b.CreateMul(lanes.lane, b.getInt64(vectorWidth), "", /*HasNUW=*/true,
+                        /*HasNSW=*/true),
+            "lane.run");
+        return emitStridedLoop(
+                   b, first, end, runStep, initial,
+                   [&](llvm::Value *run, llvm::ArrayRef<llvm::Value *> carried) {
+                     std::vector<llvm::Value *> state = carried.vec();
+                     for (int64_t k = 0; k < vectorWidth; ++k)
+                       state = body(k == 0 ? run
+                                           : b.CreateAdd(run, b.getInt64(k), "run.col",
+                                                         /*HasNUW=*/true, /*HasNSW=*/true),
+                                    rowStart, state);
+                     return state;
+                   },
+                   "run")
+            .carried;
+      },
+      [&] {
+        scalarLoop = scalar();
+        return scalarLoop.carried;
+      });
+  result.latch = scalarLoop.latch;
+  return result;
+}
+
 std::vector<llvm::Value *> mergeRowLanes(KernelContext &ctx, const RowLanes &lanes,
                                          llvm::ArrayRef<llvm::Value *> state,
                                          const LaneCombine &combine) {
@@ -158,13 +225,10 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   LoopResult rowLoop = emitBlockRows(
       gen, rowLanes, rowBegin, rowEnd, leading,
       [&](llvm::Value *row, const std::vector<llvm::Value *> &prefix) {
-        llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
         // The row's lanes split the columns (CPU: one lane, the loop as is).
-        llvm::Value *laneBegin =
-            rowLanes.split ? b.CreateAdd(colBegin, rowLanes.lane, "lane.col") : colBegin;
-        LoopResult inner = emitStridedLoop(
-            b, laneBegin, colEnd, rowLanes.split ? rowLanes.width : nullptr, {},
-            [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
+        LoopResult inner = emitRowColumns(
+            ctx, rowLanes, mapping.vectorWidth, row, cols, colBegin, colEnd, {},
+            [&](llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *>) {
               std::vector<llvm::Value *> index = prefix;
               std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);
               index.insert(index.end(), suffix.begin(), suffix.end());
@@ -172,8 +236,7 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                   b.CreateAdd(rowStart, col, "", /*HasNUW=*/true, /*HasNSW=*/true);
               storeGroupOutputs(group, shape, index, linear);
               return std::vector<llvm::Value *>{};
-            },
-            "col");
+            });
         ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
         innerTrips = inner.constantTrips;
       });

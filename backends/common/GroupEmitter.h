@@ -96,6 +96,26 @@ LoopResult emitBlockRows(
     const std::vector<DimExpr> &keptShape,
     const std::function<void(llvm::Value *row, const std::vector<llvm::Value *> &kept)> &body);
 
+/// What emitRowColumns() calls for each column of a row this lane takes: the
+/// column, the row's start (row * cols, so that the column's row-major
+/// position is rowStart + col) and the carried values.
+using RowColumnBody = std::function<std::vector<llvm::Value *>(
+    llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *> carried)>;
+
+/// Loops over the columns [begin, end) of row `row` (of `cols` columns) that
+/// this lane takes (RowLanes). One lane (CPU): every column in order, in one
+/// loop whose latch the result holds. Several (GPUs): lane l of a row's
+/// `width` takes columns l, l + width, ...; but with `vectorWidth` V > 1,
+/// when cols, begin and end are multiples of V and every lane gets a run at
+/// least, lane l takes runs of V adjacent columns [(l + i*width)*V, ...)
+/// instead, each run emitted unrolled with positions LLVM can prove are
+/// multiples of V at its start: its loads and stores of global memory merge
+/// into vector accesses (128 bits on NVIDIA, ThreadMapping::vectorWidth).
+LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vectorWidth,
+                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin,
+                          llvm::Value *end, llvm::ArrayRef<llvm::Value *> initial,
+                          const RowColumnBody &body);
+
 /// Merges a row's lane states over its row group (RowLanes): the block, a
 /// warp, or nothing (one lane per row, or the CPU).
 std::vector<llvm::Value *> mergeRowLanes(KernelContext &ctx, const RowLanes &lanes,

@@ -29,7 +29,9 @@
 // its lanes (a grid of more than 2^31 - 1 blocks is several launches);
 // SYMBOL is nvptxSymbol() of the variant's (or phase's) symbol. Block
 // buffers live in the kernel's dynamic shared memory. A variant with several
-// phases is one kernel per phase, launched one after another.
+// phases is one kernel per phase, launched one after another. Every pointer
+// in `buffers` is aligned to kNvptxBufferAlignment bytes: the kernels load
+// and store runs of elements as 128-bit vectors where positions allow.
 
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +60,9 @@ inline std::string nvptxSymbol(std::string_view symbol) {
     out += c == '.' ? std::string("_$_") : std::string(1, c);
   return out;
 }
+
+/// The alignment of every buffer an NVIDIA kernel is given (see above).
+inline constexpr int64_t kNvptxBufferAlignment = 16;
 
 using CpuKernelFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
                              int64_t blockEnd, uint64_t streamMask);

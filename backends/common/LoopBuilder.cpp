@@ -1,7 +1,7 @@
 #include "backends/common/LoopBuilder.h"
 
 #include <algorithm>
-
+#include <cassert>
 #include <string>
 
 namespace xs {
@@ -62,6 +62,16 @@ LoopResult emitStridedLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value
 llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
                         const std::function<llvm::Value *()> &thenValue,
                         const std::function<llvm::Value *()> &elseValue) {
+  return emitIfElseValues(
+             b, cond, [&] { return std::vector<llvm::Value *>{thenValue()}; },
+             [&] { return std::vector<llvm::Value *>{elseValue()}; })
+      .front();
+}
+
+std::vector<llvm::Value *>
+emitIfElseValues(llvm::IRBuilder<> &b, llvm::Value *cond,
+                 const std::function<std::vector<llvm::Value *>()> &thenValues,
+                 const std::function<std::vector<llvm::Value *>()> &elseValues) {
   llvm::LLVMContext &context = b.getContext();
   llvm::Function *function = b.GetInsertBlock()->getParent();
   llvm::BasicBlock *thenBlock = llvm::BasicBlock::Create(context, "if.then", function);
@@ -69,18 +79,23 @@ llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
   llvm::BasicBlock *join = llvm::BasicBlock::Create(context, "if.join", function);
   b.CreateCondBr(cond, thenBlock, elseBlock);
   b.SetInsertPoint(thenBlock);
-  llvm::Value *thenResult = thenValue();
+  std::vector<llvm::Value *> thenResults = thenValues();
   llvm::BasicBlock *thenEnd = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(elseBlock);
-  llvm::Value *elseResult = elseValue();
+  std::vector<llvm::Value *> elseResults = elseValues();
   llvm::BasicBlock *elseEnd = b.GetInsertBlock();
   b.CreateBr(join);
   b.SetInsertPoint(join);
-  llvm::PHINode *phi = b.CreatePHI(thenResult->getType(), 2, "if.value");
-  phi->addIncoming(thenResult, thenEnd);
-  phi->addIncoming(elseResult, elseEnd);
-  return phi;
+  assert(thenResults.size() == elseResults.size() && "both arms give the same values");
+  std::vector<llvm::Value *> results;
+  for (size_t i = 0; i < thenResults.size(); ++i) {
+    llvm::PHINode *phi = b.CreatePHI(thenResults[i]->getType(), 2, "if.value");
+    phi->addIncoming(thenResults[i], thenEnd);
+    phi->addIncoming(elseResults[i], elseEnd);
+    results.push_back(phi);
+  }
+  return results;
 }
 
 llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {

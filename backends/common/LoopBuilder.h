@@ -45,6 +45,13 @@ llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
                         const std::function<llvm::Value *()> &thenValue,
                         const std::function<llvm::Value *()> &elseValue);
 
+/// The same with any number of values (each arm returns values of the same
+/// types, in order); no values is a plain if/else.
+std::vector<llvm::Value *>
+emitIfElseValues(llvm::IRBuilder<> &b, llvm::Value *cond,
+                 const std::function<std::vector<llvm::Value *>()> &thenValues,
+                 const std::function<std::vector<llvm::Value *>()> &elseValues);
+
 /// min/max of two i64 values (signed).
 llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y);
 llvm::Value *emitMax(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y);

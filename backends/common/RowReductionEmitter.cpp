@@ -133,12 +133,9 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
   LoopResult rowLoop = emitBlockRows(
       gen, rowLanes, rowBegin, rowEnd, keptShape,
       [&](llvm::Value *row, const std::vector<llvm::Value *> &kept) {
-        llvm::Value *rowStart = b.CreateMul(row, cols, "", /*HasNUW=*/true, /*HasNSW=*/true);
-        llvm::Value *laneBegin =
-            splitLanes ? b.CreateAdd(colBegin, rowLanes.lane, "lane.col") : colBegin;
-        LoopResult inner = emitStridedLoop(
-            b, laneBegin, colEnd, splitLanes ? rowLanes.width : nullptr, initial,
-            [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> state) {
+        LoopResult inner = emitRowColumns(
+            ctx, rowLanes, mapping.vectorWidth, row, cols, colBegin, colEnd, initial,
+            [&](llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *> state) {
               std::vector<llvm::Value *> reduced = gen.unravel(col, reduction.reducedShape());
               std::vector<llvm::Value *> index = reduction.operandIndex(kept, reduced);
               gen.setElementPosition(operandShape, index,
@@ -157,8 +154,7 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
               }
               gen.clearElementPosition();
               return next;
-            },
-            "col");
+            });
         // argmax/argmin carry an index through selects, which the vectorizer
         // does not handle: leave that loop to the cost model.
         if (!anyArg)

@@ -11,6 +11,7 @@ namespace xs {
 
 namespace {
 
+constexpr unsigned kGlobalSpace = 1;
 constexpr unsigned kSharedSpace = 3;
 constexpr int kWarp = 32;
 constexpr int64_t kSharedAlignment = 16;
@@ -68,7 +69,19 @@ void NvptxTarget::emitBlockLoop(llvm::IRBuilder<> &b,
 }
 
 llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
-  return loadBufferPointer(b, kernel_->getArg(0), index);
+  // Buffers are global memory with the ABI's alignment: loaded as global
+  // pointers that LLVM knows are aligned, then made generic for the emitter.
+  // Address-space inference then turns their accesses into ld.global and
+  // st.global, and runs of elements at aligned positions into vectors.
+  llvm::LLVMContext &context = b.getContext();
+  llvm::Type *global = llvm::PointerType::get(context, kGlobalSpace);
+  llvm::LoadInst *pointer =
+      b.CreateLoad(global, b.CreateConstInBoundsGEP1_64(b.getPtrTy(), kernel_->getArg(0), index),
+                   "buffer" + std::to_string(index));
+  pointer->setMetadata(llvm::LLVMContext::MD_align,
+                       llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(b.getInt64(
+                                                      static_cast<uint64_t>(kNvptxBufferAlignment)))));
+  return b.CreateAddrSpaceCast(pointer, b.getPtrTy());
 }
 
 llvm::Value *NvptxTarget::dimArg(llvm::IRBuilder<> &b, int index) {

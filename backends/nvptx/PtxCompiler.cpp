@@ -10,6 +10,7 @@
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
 namespace xs {
 
@@ -81,6 +82,13 @@ absl::StatusOr<std::string> compileToPtx(llvm::Module &module, const PtxOptions 
     llvm::CGSCCAnalysisManager sccs;
     llvm::ModuleAnalysisManager modules;
     llvm::PassBuilder builder(machine.get());
+    // Kernels cast their buffers to the global address space and back
+    // (NvptxTarget::bufferArg); inferring the address spaces before
+    // InstCombine folds that round trip away makes their accesses global.
+    builder.registerPipelineStartEPCallback(
+        [](llvm::ModulePassManager &pipeline, llvm::OptimizationLevel) {
+          pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass()));
+        });
     builder.registerModuleAnalyses(modules);
     builder.registerCGSCCAnalyses(sccs);
     builder.registerFunctionAnalyses(functions);

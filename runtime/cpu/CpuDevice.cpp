@@ -13,14 +13,13 @@ public:
       : allocator_(CachingAllocator::create()),
         arena_(std::make_shared<tbb::task_arena>(
             options.threads > 0 ? options.threads : static_cast<int>(tbb::task_arena::automatic))),
-        flushDenormals_(options.flushDenormals), name_(options.name),
-        hostSymbols_(options.hostSymbols) {}
+        options_(options) {}
 
-  std::string name() const override { return name_; }
+  std::string name() const override { return options_.name; }
 
   absl::StatusOr<std::shared_ptr<Executable>> load(CompiledProgram program) override {
-    absl::StatusOr<std::shared_ptr<CpuExecutable>> executable = CpuExecutable::create(
-        std::move(program), allocator_, arena_, flushDenormals_, name_, hostSymbols_);
+    absl::StatusOr<std::shared_ptr<CpuExecutable>> executable =
+        CpuExecutable::create(std::move(program), allocator_, arena_, options_);
     if (!executable.ok())
       return executable.status();
     return std::shared_ptr<Executable>(*std::move(executable));
@@ -30,9 +29,7 @@ private:
   // Shared with every executable loaded here, which may outlive the device.
   std::shared_ptr<CachingAllocator> allocator_;
   std::shared_ptr<tbb::task_arena> arena_;
-  bool flushDenormals_;
-  std::string name_;
-  std::vector<HostSymbol> hostSymbols_;
+  CpuDeviceOptions options_;
 };
 
 } // namespace

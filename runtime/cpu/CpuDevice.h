@@ -25,6 +25,11 @@ struct CpuDeviceOptions {
   /// Host functions the loaded code calls (the NVPTX simulation's lane
   /// scheduler, runtime/simt).
   std::vector<HostSymbol> hostSymbols;
+  /// Bytes every buffer a kernel is given is aligned to: inputs that are
+  /// not are copied first (the NVPTX simulation runs code that relies on
+  /// kNvptxBufferAlignment, KernelABI.h). Allocated buffers are always
+  /// CachingAllocator::kAlignment aligned.
+  int64_t inputAlignment = 1;
 };
 
 std::unique_ptr<Device> createCpuDevice(const CpuDeviceOptions &options);

@@ -1,6 +1,7 @@
 #include "runtime/cpu/CpuExecutable.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "absl/status/status.h"
@@ -35,22 +36,22 @@ struct CpuExecutable::CallState {
   BufferLayout layout;
   std::vector<int64_t> symbolValues;
   std::vector<void *> data;                 // per buffer
-  std::vector<std::shared_ptr<void>> owned; // per buffer: Output storage
+  std::vector<std::shared_ptr<void>> owned; // per buffer: Output storage, copied inputs
   std::shared_ptr<void> arena;              // temporaries
 };
 
 absl::StatusOr<std::shared_ptr<CpuExecutable>>
 CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-                      std::shared_ptr<tbb::task_arena> arena, bool flushDenormals,
-                      std::string deviceName, const std::vector<HostSymbol> &hostSymbols) {
+                      std::shared_ptr<tbb::task_arena> arena, const CpuDeviceOptions &options) {
   if (absl::Status s = checkHostPlan(program.host); !s.ok())
     return s;
   std::shared_ptr<CpuExecutable> executable(new CpuExecutable());
   executable->plan_ = std::move(program.host);
   executable->allocator_ = std::move(allocator);
   executable->arena_ = std::move(arena);
-  executable->flushDenormals_ = flushDenormals;
-  executable->deviceName_ = std::move(deviceName);
+  executable->flushDenormals_ = options.flushDenormals;
+  executable->deviceName_ = options.name;
+  executable->inputAlignment_ = std::max<int64_t>(options.inputAlignment, 1);
   executable->streamingStoreBytes_ = program.streamingStoreBytes;
   const HostPlan &plan = executable->plan_;
 
@@ -64,7 +65,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
                                         program.objectFormat, "' (kernels of @", plan.function,
                                         ")"));
     absl::StatusOr<std::unique_ptr<LoadedObject>> object =
-        LoadedObject::load(program.objects, kernelNames, hostSymbols);
+        LoadedObject::load(program.objects, kernelNames, options.hostSymbols);
     if (!object.ok())
       return object.status();
     executable->object_ = *std::move(object);
@@ -126,9 +127,21 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
   for (size_t b = 0; b < numBuffers; ++b) {
     const HostBuffer &buffer = plan_.buffers[b];
     switch (buffer.kind) {
-    case HostBuffer::Kind::Input:
-      call.data[b] = inputs[static_cast<size_t>(buffer.paramIndex)].data;
+    case HostBuffer::Kind::Input: {
+      const TensorView &input = inputs[static_cast<size_t>(buffer.paramIndex)];
+      call.data[b] = input.data;
+      if (call.layout.bytes[b] == 0 ||
+          reinterpret_cast<uintptr_t>(input.data) % static_cast<uintptr_t>(inputAlignment_) == 0)
+        break;
+      // Less aligned than the kernels rely on: they read a copy.
+      call.owned[b] = allocator_->allocate(call.layout.bytes[b]);
+      if (call.owned[b] == nullptr)
+        return absl::ResourceExhaustedError(strCat("out of memory copying input %", buffer.name,
+                                                   " (", call.layout.bytes[b], " bytes)"));
+      std::memcpy(call.owned[b].get(), input.data, static_cast<size_t>(call.layout.bytes[b]));
+      call.data[b] = call.owned[b].get();
       break;
+    }
     case HostBuffer::Kind::Output:
       call.owned[b] = allocator_->allocate(call.layout.bytes[b]);
       if (call.owned[b] == nullptr)

@@ -17,6 +17,7 @@
 #include "backends/common/KernelABI.h"
 #include "runtime/CachingAllocator.h"
 #include "runtime/Executable.h"
+#include "runtime/cpu/CpuDevice.h"
 #include "runtime/cpu/ObjectLoader.h"
 #include "tbb/task_arena.h"
 
@@ -26,14 +27,11 @@ class CpuExecutable : public Executable {
 public:
   /// Checks the plan's structure, loads the object and resolves every launch
   /// variant's symbol. A load failure or a missing symbol is an Internal
-  /// error naming the kernel.
-  /// `flushDenormals`: kernels run with subnormals flushed to zero
-  /// (DenormalFlush.h). `deviceName` and `hostSymbols` as in
-  /// CpuDeviceOptions.
+  /// error naming the kernel. `options` (the device's; its threads are the
+  /// arena's) say how kernels run and what they may call.
   static absl::StatusOr<std::shared_ptr<CpuExecutable>>
   create(CompiledProgram program, std::shared_ptr<CachingAllocator> allocator,
-         std::shared_ptr<tbb::task_arena> arena, bool flushDenormals,
-         std::string deviceName = "cpu", const std::vector<HostSymbol> &hostSymbols = {});
+         std::shared_ptr<tbb::task_arena> arena, const CpuDeviceOptions &options);
 
   const HostPlan &plan() const override { return plan_; }
   std::string deviceName() const override { return deviceName_; }
@@ -57,6 +55,7 @@ private:
   std::shared_ptr<tbb::task_arena> arena_;
   bool flushDenormals_ = true;
   std::string deviceName_;
+  int64_t inputAlignment_ = 1; // CpuDeviceOptions::inputAlignment
   int64_t streamingStoreBytes_ = 0; // CompiledProgram::streamingStoreBytes
 };
 

@@ -206,8 +206,16 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
     if (plan_.steps[i].kind != HostStep::Kind::Launch)
       continue;
     call.stepTableOffset[i] = static_cast<int64_t>(table.size() * sizeof(uint64_t));
-    for (int b : plan_.steps[i].buffers)
-      table.push_back(call.data[static_cast<size_t>(b)]);
+    for (int b : plan_.steps[i].buffers) {
+      CUdeviceptr data = call.data[static_cast<size_t>(b)];
+      // The allocator's blocks and the arena's slots keep the alignment the
+      // kernels' vector accesses rely on (KernelABI.h).
+      if (data % static_cast<CUdeviceptr>(kNvptxBufferAlignment) != 0)
+        return absl::InternalError(strCat("buffer %", plan_.buffers[static_cast<size_t>(b)].name,
+                                          " of kernel ", plan_.steps[i].kernel, " is not ",
+                                          kNvptxBufferAlignment, "-byte aligned"));
+      table.push_back(data);
+    }
   }
   if (!table.empty()) {
     int64_t bytes = static_cast<int64_t>(table.size() * sizeof(uint64_t));

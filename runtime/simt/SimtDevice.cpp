@@ -1,5 +1,6 @@
 #include "runtime/simt/SimtDevice.h"
 
+#include "backends/common/KernelABI.h"
 #include "runtime/simt/LaneScheduler.h"
 
 namespace xs {
@@ -8,6 +9,7 @@ std::unique_ptr<Device> createNvptxSimulationDevice(CpuDeviceOptions options) {
   SimtRunBlocksFn run = &runSimtBlocks;
   options.name = kNvptxSimulationDevice;
   options.hostSymbols = {HostSymbol{kSimtRunBlocksSymbol, reinterpret_cast<void *>(run)}};
+  options.inputAlignment = kNvptxBufferAlignment;
   return createCpuDevice(options);
 }
 

@@ -278,11 +278,12 @@ std::vector<OpCase> allCases() {
 
 void PrintTo(const OpCase &c, std::ostream *os) { *os << c.name; }
 
-// Dims: 1 everywhere, small primes, and large sizes not a multiple of any
-// vector width.
+// Dims: 1 everywhere, small primes, large sizes not a multiple of any
+// vector width, and rows long enough and aligned for GPU lanes to take runs
+// of a 128-bit vector's elements (emitRowColumns).
 const std::vector<DimBindings> kDimSets = {
-    {{"N", 1}, {"M", 1}},    {{"N", 7}, {"M", 13}},   {{"N", 13}, {"M", 1}},
-    {{"N", 3}, {"M", 1003}}, {{"N", 1003}, {"M", 5}},
+    {{"N", 1}, {"M", 1}},    {{"N", 7}, {"M", 13}},    {{"N", 13}, {"M", 1}},
+    {{"N", 3}, {"M", 1003}}, {{"N", 1003}, {"M", 5}}, {{"N", 5}, {"M", 1024}},
 };
 
 std::vector<HostTensor> makeInputs(const Function &f, const OpCase &c, const DimBindings &dims,

@@ -12,12 +12,14 @@
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.max.ptx -o %t.max.cubin %}
 
 // ARG:      define ptx_kernel void @"k0_argmax_$_v0"
+// ARG:        %lane.run = add i64
 // ARG:        %lane.col = add i64
-// ARG:        %col.next = add nuw nsw i64 %col.i, %{{[0-9]+}}
 // ARG:        call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %{{.*}}, i32 16, i32 31)
 // ARG:        call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %{{.*}}, i32 16, i32 31)
 // ARG:        call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %{{.*}}, i32 16, i32 31)
 // ARG:        icmp slt i64
+// ARG:        %run.next = add nuw nsw i64 %run.i,
+// ARG:        %col.next = add nuw nsw i64 %col.i,
 // ARG:        call void @llvm.nvvm.barrier0()
 // ARG:        @xs_reduce_slots
 func @rows_argmax(%x: f32[R, C]) -> (y: i64[R]) {
