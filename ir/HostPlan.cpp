@@ -65,6 +65,7 @@ std::string stepText(const HostStep &step) {
                     predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
                     " grid ", v.grid.str(),
                     v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
+                    v.cooperative ? " cooperative" : "",
                     v.blocksPerTask == DimExpr(1) ? std::string()
                                                   : strCat(" blocks/task ", v.blocksPerTask.str()),
                     v.blockBufferBytes == DimExpr(0)
@@ -117,5 +118,7 @@ std::string printHostPlan(const HostPlan &plan) {
   out += "}\n";
   return out;
 }
+
+std::string cooperativeSymbol(const std::string &symbol) { return symbol + ".coop"; }
 
 } // namespace xs

@@ -66,6 +66,14 @@ struct HostLaunchVariant {
   /// Lanes of each block (ThreadMapping::lanes): GPU launches run blocks of
   /// this many threads; the CPU runtime ignores it (its lanes are SIMD).
   int64_t lanes = 1;
+  /// Several phases, and a target with a grid barrier
+  /// (TargetDescription::gridBarrier): besides the phase functions, one
+  /// cooperative kernel cooperativeSymbol(symbol) runs every phase, its
+  /// blocks striding over the grid and waiting for each other between
+  /// phases. A runtime launches it with as many blocks as stay resident at
+  /// once, and a zeroed barrier word after the kernel's buffers
+  /// (KernelABI.h); where it cannot, it runs the phases one by one.
+  bool cooperative = false;
 };
 
 /// Block buffers start at multiples of this many bytes (the widest vector
@@ -75,6 +83,10 @@ inline constexpr int64_t kBlockBufferAlignment = 16;
 /// The function of phase `phase` of a launch variant on targets that split
 /// phases: `symbol` for phase 0, `symbol.p<phase>` after it.
 std::string phaseSymbol(const std::string &symbol, int phase);
+
+/// The cooperative kernel of a launch variant (HostLaunchVariant::cooperative):
+/// `symbol.coop`.
+std::string cooperativeSymbol(const std::string &symbol);
 
 struct HostStep {
   enum class Kind : uint8_t { Launch, Library, Alias };

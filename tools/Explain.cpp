@@ -123,6 +123,9 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
                     sized(v.grid, dims), " blocks of ",
                     v.groups.empty() ? 1 : v.groups.front().mapping.lanes, " lanes, ",
                     v.phases.size(), " phase", v.phases.size() == 1 ? "" : "s",
+                    plan.target.gridBarrier && v.phases.size() > 1
+                        ? " (one cooperative kernel with grid barriers where its blocks fit)"
+                        : "",
                     v.blocksPerTask == DimExpr(1)
                         ? std::string()
                         : strCat(", ", sized(v.blocksPerTask, dims), " blocks per task"),

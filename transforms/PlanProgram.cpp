@@ -278,9 +278,11 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     int64_t lanes = 1;
     for (const PlanGroup &group : v.groups)
       lanes = std::max(lanes, group.mapping.lanes);
+    int phases = static_cast<int>(v.phases.size());
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
-                                              static_cast<int>(v.phases.size()), v.blocksPerTask,
-                                              blockBufferBytes(v, target_), lanes});
+                                              phases, v.blocksPerTask,
+                                              blockBufferBytes(v, target_), lanes,
+                                              target_.gridBarrier && phases > 1});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;

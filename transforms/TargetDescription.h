@@ -50,6 +50,11 @@ struct TargetDescription {
   /// unit a grid is packed into, enough to balance uneven blocks without
   /// paying a task's overhead per block; 0: one block per task.
   int64_t tasksPerUnit = 0;
+  /// GPUs: a variant of several phases is also compiled into one
+  /// cooperative kernel whose blocks wait for each other between phases
+  /// (HostLaunchVariant::cooperative), launched where its blocks fit on the
+  /// GPU at once instead of one launch per phase.
+  bool gridBarrier = false;
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;

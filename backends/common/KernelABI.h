@@ -29,7 +29,12 @@
 // its lanes (a grid of more than 2^31 - 1 blocks is several launches);
 // SYMBOL is nvptxSymbol() of the variant's (or phase's) symbol. Block
 // buffers live in the kernel's dynamic shared memory. A variant with several
-// phases is one kernel per phase, launched one after another. Every pointer
+// phases is one kernel per phase, launched one after another, and one
+// cooperative kernel (cooperativeSymbol() in ir/HostPlan.h) with every
+// phase, launched cooperatively with blockBegin 0 and any number of blocks
+// that stay resident at once: its blocks stride over the grid, and
+// buffers[n], after its n arguments, points at a 32-bit word in device
+// memory, zero at the launch, for its grid barriers. Every pointer
 // in `buffers` is aligned to kNvptxBufferAlignment bytes: the kernels load
 // and store runs of elements as 128-bit vectors where positions allow.
 

@@ -1,6 +1,7 @@
-// KernelPlan -> LLVM IR. A variant is one function with grid barriers
-// between its phases on targets that have one, and one function per phase
-// elsewhere (x86: the runtime's parallel rounds are the barrier). It loads
+// KernelPlan -> LLVM IR. A variant is one function per phase (the runtime's
+// rounds over the grid are the barrier between them) and, on targets with a
+// grid barrier, also one cooperative kernel of every phase with grid
+// barriers between them (Target::hasGridBarrier). A function loads
 // its argument pointers and dims once in the entry block, allocates the
 // phase's block buffers, then runs the target's block loop; each block runs
 // the phase's stages in order, each group with the loops of its mapping kind
@@ -208,15 +209,17 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
 }
 
 /// Phases [first, last] of a variant as one function: each phase is a loop
-/// over the blocks, with a grid barrier between phases (targets that split
-/// phases call this once per phase).
+/// over the blocks, with a grid barrier between phases. A phase function
+/// (first == last) runs the blocks the runtime gives it; the cooperative
+/// kernel (`cooperative`, every phase) strides over the whole grid.
 absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size_t index,
-                        const VariantLayout &layout, int first, int last, Target &target,
-                        llvm::Module &module) {
+                        const VariantLayout &layout, int first, int last, bool cooperative,
+                        Target &target, llvm::Module &module) {
   const KernelVariant &variant = plan.variants[index];
   llvm::IRBuilder<> b(module.getContext());
-  llvm::Function *function =
-      target.createKernel(module, phaseSymbol(kernelSymbol(plan, index), first), b);
+  std::string symbol = kernelSymbol(plan, index);
+  llvm::Function *function = target.createKernel(
+      module, cooperative ? cooperativeSymbol(symbol) : phaseSymbol(symbol, first), b);
   KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, absl::OkStatus()};
   size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size() +
                    plan.partials.size();
@@ -284,7 +287,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           blockLocal.push_back(output.value);
       }
     };
-    target.emitBlockLoop(b, [&](llvm::Value *blockId) {
+    auto blocks = [&](llvm::Value *blockId) {
       for (size_t s = 0; s < stages.size(); ++s) {
         // Sibling reductions of the stage share one pass over their rows.
         std::vector<std::vector<int>> batches = siblingBatches(variant, stages[s].groups);
@@ -338,12 +341,17 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
         if (s + 1 < stages.size())
           target.emitBlockBarrier(b);
       }
-    });
+    };
+    if (cooperative)
+      target.emitGridStrideLoop(b, grid, blocks);
+    else
+      target.emitBlockLoop(b, blocks);
     // Block tiles die with the phase (their origins live in its loop).
     for (const Value *value : blockLocal)
       gen.forget(value);
+    // The launch's barrier word follows the kernel's buffers.
     if (phase < last)
-      target.emitGridBarrier(b);
+      target.emitGridBarrier(b, static_cast<int>(numArgs));
   }
   b.CreateRetVoid();
   if (!ctx.status.ok()) {
@@ -360,16 +368,17 @@ absl::Status emitVariant(const ProgramPlan &program, const KernelPlan &plan, siz
   if (!layout.ok())
     return layout.status();
   int phases = static_cast<int>(plan.variants[index].phases.size());
-  if (target.hasGridBarrier()) {
-    assert(onlyPhase < 0 && "one function holds every phase on targets with a grid barrier");
-    return emitPhases(program, plan, index, *layout, 0, phases - 1, target, module);
-  }
   for (int p = 0; p < phases; ++p) {
     if (onlyPhase >= 0 && p != onlyPhase)
       continue;
-    if (absl::Status s = emitPhases(program, plan, index, *layout, p, p, target, module); !s.ok())
+    if (absl::Status s =
+            emitPhases(program, plan, index, *layout, p, p, /*cooperative=*/false, target, module);
+        !s.ok())
       return s;
   }
+  if (target.hasGridBarrier() && phases > 1 && onlyPhase < 0)
+    return emitPhases(program, plan, index, *layout, 0, phases - 1, /*cooperative=*/true, target,
+                      module);
   return absl::OkStatus();
 }
 

@@ -23,8 +23,9 @@ namespace xs {
 /// The symbol of variant `variant` of `plan`.
 std::string kernelSymbol(const KernelPlan &plan, size_t variant);
 
-/// A unit of emission: a kernel's variant, or one phase of it (on targets
-/// without a grid barrier, where each phase is a function of its own).
+/// A unit of emission: a kernel's variant (its phase functions and, on
+/// targets with a grid barrier, its cooperative kernel), or one phase
+/// function of it.
 struct KernelPiece {
   size_t kernel = 0;
   size_t variant = 0;

@@ -48,14 +48,26 @@ public:
   virtual llvm::Value *laneCount(llvm::IRBuilder<> &b) = 0;
   /// Ends a stage: all lanes of the block see each other's writes after it.
   virtual void emitBlockBarrier(llvm::IRBuilder<> &b) = 0;
-  /// True when a kernel can wait for every block of its grid (a GPU with all
-  /// blocks co-resident): the phases of a variant are one function with
-  /// emitGridBarrier() between them. False (x86): each phase is a function
-  /// of its own (phaseSymbol() in ir/HostPlan.h), and the runtime's rounds
-  /// over the grid are the barrier.
+  /// Every phase of a variant is a function of its own (phaseSymbol() in
+  /// ir/HostPlan.h), run one after another over the whole grid: the
+  /// runtime's rounds are the grid barrier. True when the target also
+  /// compiles a variant of several phases into one cooperative kernel
+  /// (cooperativeSymbol()): its blocks loop over the grid
+  /// (emitGridStrideLoop) and wait for each other between phases
+  /// (emitGridBarrier), which holds only when every block it is launched
+  /// with is resident at once (GPUs: a cooperative launch, sized by the
+  /// kernel's occupancy). False on x86.
   virtual bool hasGridBarrier() const = 0;
-  /// Ends a phase inside a kernel; only called when hasGridBarrier().
-  virtual void emitGridBarrier(llvm::IRBuilder<> &b) = 0;
+  /// The cooperative kernel's loop over the blocks [0, grid): this
+  /// invocation's share of them, with a block barrier after each (its
+  /// block buffers are then free for the next). Only when hasGridBarrier().
+  virtual void emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *grid,
+                                  const std::function<void(llvm::Value *blockId)> &body) = 0;
+  /// Ends a phase inside the cooperative kernel: every block of the launch
+  /// waits until all have arrived, and then sees their writes. `barrierArg`
+  /// is the position in `buffers` (KernelABI.h) of the launch's barrier
+  /// word. Only when hasGridBarrier().
+  virtual void emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) = 0;
   /// Per-block scratch of `bytes` bytes (shared memory on GPUs, an aligned
   /// stack or per-task buffer on CPU), aligned to the vector width.
   virtual llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,

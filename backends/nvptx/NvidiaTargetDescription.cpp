@@ -74,6 +74,7 @@ TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int6
       std::max<int64_t>(1, std::min(limits.maxBlocksPerSM, limits.maxThreadsPerSM / lanesPerBlock));
   t.blockBufferBytes = std::min(limits.sharedBytesPerBlock, limits.sharedBytesPerSM / blocksPerSM);
   t.parallelUnits = limits.smCount * blocksPerSM;
+  t.gridBarrier = true;
   t.vectorBytes = 16;
   // Each lane takes two 16-byte vectors of f32 per pass over a row; a split
   // row gives a block a chunk that keeps all its lanes that busy.

@@ -18,12 +18,16 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
   for (const HostStep &step : program.host.steps) {
     if (step.kind != HostStep::Kind::Launch)
       continue;
-    for (const HostLaunchVariant &variant : step.variants)
+    for (const HostLaunchVariant &variant : step.variants) {
+      int64_t shared =
+          variant.blockBufferBytes.constantValue().value_or(nvptx.limits.sharedBytesPerBlock);
       for (int phase = 0; phase < variant.phases; ++phase)
         if (std::string symbol = phaseSymbol(variant.symbol, phase); seen.insert(symbol).second)
-          kernels.push_back({symbol, variant.lanes,
-                             variant.blockBufferBytes.constantValue().value_or(
-                                 nvptx.limits.sharedBytesPerBlock)});
+          kernels.push_back({symbol, variant.lanes, shared, /*cooperative=*/false});
+      if (std::string symbol = cooperativeSymbol(variant.symbol);
+          variant.cooperative && seen.insert(symbol).second)
+        kernels.push_back({symbol, variant.lanes, shared, /*cooperative=*/true});
+    }
   }
   CompiledProgram compiled;
   compiled.host = program.host;

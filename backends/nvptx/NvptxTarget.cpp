@@ -100,8 +100,84 @@ void NvptxTarget::emitBlockBarrier(llvm::IRBuilder<> &b) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
-void NvptxTarget::emitGridBarrier(llvm::IRBuilder<> &) {
-  assert(false && "phases are separate launches; the emitter never asks for a grid barrier");
+void NvptxTarget::emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *grid,
+                                     const std::function<void(llvm::Value *blockId)> &body) {
+  emitStridedLoop(
+      b, sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x), grid,
+      sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x), {},
+      [&](llvm::Value *blockId, llvm::ArrayRef<llvm::Value *>) {
+        body(blockId);
+        // The next block's stages reuse the block buffers.
+        emitBlockBarrier(b);
+        return std::vector<llvm::Value *>{};
+      },
+      "grid");
+}
+
+void NvptxTarget::emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) {
+  b.CreateCall(gridBarrierFunction(*kernel_->getParent()),
+               {kernel_->getArg(0), b.getInt64(barrierArg)});
+}
+
+llvm::Function *NvptxTarget::gridBarrierFunction(llvm::Module &module) {
+  if (llvm::Function *existing = module.getFunction(kGridBarrierFunction))
+    return existing;
+  llvm::LLVMContext &context = module.getContext();
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {llvm::PointerType::getUnqual(context), i64}, false);
+  llvm::Function *function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                                    kGridBarrierFunction, module);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  function->addFnAttr(llvm::Attribute::AlwaysInline);
+  auto block = [&](const char *name) { return llvm::BasicBlock::Create(context, name, function); };
+  llvm::BasicBlock *entry = block("entry"), *leader = block("leader"), *spin = block("spin"),
+                   *arrived = block("arrived"), *done = block("done");
+  // The scheme of CUDA's grid sync: thread 0 of each block adds 1 to the
+  // launch's word, block 0 adds 2^31 - (blocks - 1) instead, so that the
+  // word's top bit flips when the last block arrives; each waits for the
+  // flip. The word needs no reset between barriers or launches, only to
+  // start as any value every block sees (the runtime zeroes it).
+  llvm::IRBuilder<> b(entry);
+  emitBlockBarrier(b);
+  b.CreateCondBr(b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x),
+                                b.getInt64(0)),
+                 leader, done);
+
+  b.SetInsertPoint(leader);
+  llvm::Value *word =
+      b.CreateLoad(llvm::PointerType::get(context, kGlobalSpace),
+                   b.CreateInBoundsGEP(b.getPtrTy(), function->getArg(0), function->getArg(1)),
+                   "barrier.word");
+  llvm::Value *blocks = b.CreateTrunc(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+                                      b.getInt32Ty());
+  llvm::Value *first = b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
+                                      b.getInt64(0));
+  llvm::Value *add = b.CreateSelect(
+      first, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))),
+      b.getInt32(1), "barrier.add");
+  // What this block wrote is visible to every block before it arrives.
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  llvm::Value *old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, word, add, llvm::MaybeAlign(4),
+                                       llvm::AtomicOrdering::Monotonic);
+  b.CreateBr(spin);
+
+  b.SetInsertPoint(spin);
+  llvm::LoadInst *current = b.CreateAlignedLoad(b.getInt32Ty(), word, llvm::Align(4),
+                                                /*isVolatile=*/true, "barrier.now");
+  llvm::Value *flipped = b.CreateICmpNE(
+      b.CreateAnd(b.CreateXor(old, current), b.getInt32(0x80000000u)), b.getInt32(0));
+  b.CreateCondBr(flipped, arrived, spin);
+
+  b.SetInsertPoint(arrived);
+  // Every block's writes before the barrier are visible after it.
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  b.CreateBr(done);
+
+  b.SetInsertPoint(done);
+  emitBlockBarrier(b);
+  b.CreateRetVoid();
+  return function;
 }
 
 llvm::Value *NvptxTarget::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,

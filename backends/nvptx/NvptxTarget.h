@@ -7,15 +7,22 @@
 // blockBegin + ctaid.x (grids past 2^31 - 1 blocks are several launches);
 // lanes are the block's threads; block buffers are carved from the kernel's
 // dynamic shared memory; cross-lane reductions are warp butterfly shuffles,
-// then one value per warp through shared memory. Phases are separate
-// launches (hasGridBarrier() is false) until the runtime launches
-// co-resident grids cooperatively.
+// then one value per warp through shared memory. A variant of several
+// phases is a kernel per phase and one cooperative kernel: its CUDA blocks
+// stride over the plan's blocks and meet between phases at a grid barrier
+// (a counter in global memory, kGridBarrierFunction), which holds when the
+// runtime launches no more blocks than stay resident at once.
 
 #include <string>
 
 #include "backends/common/Target.h"
 
 namespace xs {
+
+/// The module-internal function a cooperative kernel calls at each grid
+/// barrier, `void (ptr buffers, i64 barrierArg)`: the NVPTX simulation
+/// replaces its calls with its scheduler's grid barrier.
+inline constexpr const char *kGridBarrierFunction = "xs_grid_barrier";
 
 class NvptxTarget : public Target {
 public:
@@ -36,8 +43,10 @@ public:
   llvm::Value *laneId(llvm::IRBuilder<> &b) override;
   llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
   void emitBlockBarrier(llvm::IRBuilder<> &b) override;
-  bool hasGridBarrier() const override { return false; }
-  void emitGridBarrier(llvm::IRBuilder<> &b) override;
+  bool hasGridBarrier() const override { return true; }
+  void emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *grid,
+                          const std::function<void(llvm::Value *blockId)> &body) override;
+  void emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) override;
   llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                    llvm::Value *elements) override;
   std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,
@@ -54,6 +63,8 @@ private:
   /// warp's result).
   std::vector<llvm::Value *> warpReduce(llvm::IRBuilder<> &b, std::vector<llvm::Value *> state,
                                         const LaneCombine &combine);
+  /// The module's kGridBarrierFunction, created on first use.
+  llvm::Function *gridBarrierFunction(llvm::Module &module);
   /// A butterfly shuffle of any scalar of up to 64 bits.
   llvm::Value *shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, int laneMask);
 

@@ -15,8 +15,12 @@
 //   kSimtRunBlocksSymbol(SYMBOL.lane, buffers, dims, begin, end, lanes,
 //                        sharedBytes)
 // to run blocks [begin, end) with `lanes` threads each and a shared memory
-// of `sharedBytes` per block. The CPU device resolves that symbol to the
-// scheduler when it loads the object (CpuDeviceOptions::hostSymbols).
+// of `sharedBytes` per block. A cooperative kernel (ir/HostPlan.h) calls
+// kSimtRunGridSymbol with the same arguments instead: a few blocks run at
+// once, striding over the grid's end - begin blocks, and its grid barriers
+// (calls of kGridBarrierFunction, NvptxTarget.h) call the context's
+// gridBarrier. The CPU device resolves both symbols to the scheduler when it
+// loads the object (CpuDeviceOptions::hostSymbols).
 
 #include <cstdint>
 
@@ -38,7 +42,9 @@ struct SimtLaneContext {
   void *shared;      // the block's shared memory
   SimtBarrierFn barrier;
   SimtShuffleXorFn shuffleXor;
-  void *scheduler; // the scheduler's own state
+  void *scheduler;    // the scheduler's own state
+  int64_t blockCount; // nctaid.x
+  SimtBarrierFn gridBarrier;
 };
 
 enum SimtLaneField : unsigned {
@@ -48,6 +54,9 @@ enum SimtLaneField : unsigned {
   kSimtShared,
   kSimtBarrier,
   kSimtShuffleXor,
+  kSimtScheduler,
+  kSimtBlockCount,
+  kSimtGridBarrier,
 };
 
 using SimtLaneFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
@@ -56,6 +65,7 @@ using SimtRunBlocksFn = void (*)(SimtLaneFn lane, void *const *buffers, const in
                                  int64_t begin, int64_t end, int64_t lanes, int64_t sharedBytes);
 
 inline constexpr const char *kSimtRunBlocksSymbol = "xs_simt_run_blocks";
+inline constexpr const char *kSimtRunGridSymbol = "xs_simt_run_grid";
 inline constexpr const char *kSimtLaneSuffix = ".lane";
 
 } // namespace xs

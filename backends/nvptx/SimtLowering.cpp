@@ -3,6 +3,7 @@
 #include <map>
 
 #include "backends/common/KernelABI.h"
+#include "backends/nvptx/NvptxTarget.h"
 #include "backends/nvptx/SimtABI.h"
 #include "ir/Diagnostics.h"
 #include "llvm/IR/IRBuilder.h"
@@ -52,7 +53,8 @@ public:
       : module_(module), context_(module.getContext()), shared_(shared) {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
     ptr_ = llvm::PointerType::getUnqual(context_);
-    laneContext_ = llvm::StructType::get(context_, {i64, i64, i64, ptr_, ptr_, ptr_, ptr_});
+    laneContext_ =
+        llvm::StructType::get(context_, {i64, i64, i64, ptr_, ptr_, ptr_, ptr_, i64, ptr_});
   }
 
   absl::Status lower(const SimtKernel &kernel) {
@@ -96,6 +98,8 @@ private:
     llvm::Value *shared = field(kSimtShared, ptr_, "simt.shared");
     llvm::Value *barrier = field(kSimtBarrier, ptr_, "simt.barrier");
     llvm::Value *shuffle = field(kSimtShuffleXor, ptr_, "simt.shfl");
+    llvm::Value *blockCount = field(kSimtBlockCount, i64, "simt.nctaid");
+    llvm::Value *gridBarrier = field(kSimtGridBarrier, ptr_, "simt.grid.barrier");
 
     for (const auto &[global, offset] : shared_.offsets) {
       llvm::Value *address = b.CreateAddrSpaceCast(
@@ -111,9 +115,19 @@ private:
     llvm::Type *i32 = b.getInt32Ty();
     auto *shuffleType = llvm::FunctionType::get(i32, {ptr_, i32, i32, i32, i32}, false);
     std::vector<llvm::IntrinsicInst *> calls;
+    std::vector<llvm::CallInst *> gridBarriers;
     for (llvm::Instruction &instruction : llvm::instructions(lane))
       if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
         calls.push_back(call);
+      else if (auto *other = llvm::dyn_cast<llvm::CallInst>(&instruction);
+               other != nullptr && other->getCalledFunction() != nullptr &&
+               other->getCalledFunction()->getName() == kGridBarrierFunction)
+        gridBarriers.push_back(other);
+    for (llvm::CallInst *call : gridBarriers) {
+      b.SetInsertPoint(call);
+      b.CreateCall(barrierType, gridBarrier, {context});
+      call->eraseFromParent();
+    }
     for (llvm::IntrinsicInst *call : calls) {
       b.SetInsertPoint(call);
       llvm::Value *replacement = nullptr;
@@ -126,6 +140,9 @@ private:
         break;
       case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
         replacement = b.CreateTrunc(blockId, i32);
+        break;
+      case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+        replacement = b.CreateTrunc(blockCount, i32);
         break;
       case llvm::Intrinsic::nvvm_barrier0:
         b.CreateCall(barrierType, barrier, {context});
@@ -161,7 +178,8 @@ private:
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", host));
     auto *runType =
         llvm::FunctionType::get(b.getVoidTy(), {ptr_, ptr_, ptr_, i64, i64, i64, i64}, false);
-    llvm::FunctionCallee run = module_.getOrInsertFunction(kSimtRunBlocksSymbol, runType);
+    llvm::FunctionCallee run = module_.getOrInsertFunction(
+        kernel.cooperative ? kSimtRunGridSymbol : kSimtRunBlocksSymbol, runType);
     b.CreateCall(run, {lane, host->getArg(kCpuBuffersArg), host->getArg(kCpuDimsArg),
                        host->getArg(kCpuBlockBeginArg), host->getArg(kCpuBlockEndArg),
                        b.getInt64(kernel.lanes),
@@ -195,6 +213,14 @@ absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKerne
       return absl::InternalError(strCat("NVPTX simulation: shared array ", global->getName().str(),
                                         " is used outside the kernels lowered"));
     global->eraseFromParent();
+  }
+  // The grid barrier's own body (atomics, fences) is the GPU's: the lane
+  // scheduler stands in for it.
+  if (llvm::Function *gridBarrier = module.getFunction(kGridBarrierFunction)) {
+    if (!gridBarrier->use_empty())
+      return absl::InternalError(
+          "NVPTX simulation: the grid barrier is called outside the kernels lowered");
+    gridBarrier->eraseFromParent();
   }
   for (llvm::Function &function : llvm::make_early_inc_range(module))
     if (function.isDeclaration() && function.use_empty())

@@ -5,10 +5,11 @@
 // an NvptxTarget, into host code that runs each block's threads through the
 // lane scheduler (SimtABI.h): the NVPTX simulation, which lets CPU-only
 // machines run and check the code generated for NVIDIA GPUs (thread mapping,
-// shared memory, barriers, warp shuffles) against the interpreter. Only what
-// the NVPTX target emits is modelled: tid.x, ntid.x, ctaid.x, bar.sync,
-// shfl.sync.bfly.b32 and address space 3; any other NVVM intrinsic is an
-// internal error. PTX code generation itself is not exercised (ptxas tests
+// shared memory, barriers, warp shuffles, grid barriers) against the
+// interpreter. Only what the NVPTX target emits is modelled: tid.x, ntid.x,
+// ctaid.x, nctaid.x, bar.sync, shfl.sync.bfly.b32, the grid barrier
+// function (kGridBarrierFunction) and address space 3; any other NVVM
+// intrinsic is an internal error. PTX code generation itself is not exercised (ptxas tests
 // are).
 
 #include <cstdint>
@@ -30,6 +31,8 @@ struct SimtKernel {
   std::string symbol;
   int64_t lanes = 0;
   int64_t dynamicSharedBytes = 0;
+  /// A cooperative kernel (cooperativeSymbol()): run by kSimtRunGridSymbol.
+  bool cooperative = false;
 };
 
 /// Lowers every kernel of `kernels` in place: the module's triple and data

@@ -63,7 +63,12 @@ void X86Target::emitBlockBarrier(llvm::IRBuilder<> &) {
   // One lane per block: its own writes are visible to it in program order.
 }
 
-void X86Target::emitGridBarrier(llvm::IRBuilder<> &) {
+void X86Target::emitGridStrideLoop(llvm::IRBuilder<> &, llvm::Value *,
+                                   const std::function<void(llvm::Value *)> &) {
+  assert(false && "x86 has no cooperative kernels; the emitter never asks for their loop");
+}
+
+void X86Target::emitGridBarrier(llvm::IRBuilder<> &, int) {
   assert(false && "x86 splits phases into functions; the emitter never asks for a grid barrier");
 }
 

@@ -39,7 +39,9 @@ public:
   llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
   void emitBlockBarrier(llvm::IRBuilder<> &b) override;
   bool hasGridBarrier() const override { return false; }
-  void emitGridBarrier(llvm::IRBuilder<> &b) override;
+  void emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *grid,
+                          const std::function<void(llvm::Value *blockId)> &body) override;
+  void emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) override;
   llvm::Value *allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
                                    llvm::Value *elements) override;
   std::vector<llvm::Value *> emitCrossLaneReduce(llvm::IRBuilder<> &b,

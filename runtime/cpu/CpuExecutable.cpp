@@ -71,11 +71,21 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
     executable->object_ = *std::move(object);
   }
   executable->kernels_.resize(plan.steps.size());
+  executable->cooperative_.resize(plan.steps.size());
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const HostStep &step = plan.steps[s];
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
+      CpuKernelFn cooperative = nullptr;
+      if (variant.cooperative) {
+        absl::StatusOr<CpuKernelFn> fn =
+            executable->object_->lookup(step.kernel, cooperativeSymbol(variant.symbol));
+        if (!fn.ok())
+          return fn.status();
+        cooperative = *fn;
+      }
+      executable->cooperative_[s].push_back(cooperative);
       std::vector<CpuKernelFn> phases;
       for (int p = 0; p < variant.phases; ++p) {
         absl::StatusOr<CpuKernelFn> fn =
@@ -231,6 +241,12 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   if (!packed.ok())
     return packed.status();
   int64_t grain = std::max<int64_t>(1, *packed);
+  if (CpuKernelFn cooperative = cooperative_[stepIndex][*variant]) {
+    // It runs its blocks together, waiting for each other between phases.
+    ScopedDenormalFlush flush(flushDenormals_);
+    callKernel(cooperative, arguments.data(), dims, 0, *grid, streamMask);
+    return absl::OkStatus();
+  }
   // Each phase is one parallel round over the grid; the end of the round is
   // the grid barrier.
   for (CpuKernelFn fn : kernels_[stepIndex][*variant]) {

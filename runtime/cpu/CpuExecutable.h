@@ -49,6 +49,10 @@ private:
   std::unique_ptr<LoadedObject> object_;
   /// Per step, per launch variant, one function per phase.
   std::vector<std::vector<std::vector<CpuKernelFn>>> kernels_;
+  /// Per step, per launch variant, its cooperative kernel or null
+  /// (HostLaunchVariant::cooperative: the NVPTX simulation's), run once
+  /// over the whole grid instead of the phases.
+  std::vector<std::vector<CpuKernelFn>> cooperative_;
   /// Per buffer: the uploaded data of Constant buffers.
   std::vector<std::optional<Tensor>> constants_;
   std::shared_ptr<CachingAllocator> allocator_;

@@ -38,7 +38,9 @@ struct CudaExecutable::CallState {
   std::vector<CUdeviceptr> data;            // per buffer: its device address
   std::vector<std::shared_ptr<void>> owned; // per buffer: device blocks of inputs and outputs
   std::shared_ptr<void> arena;              // temporaries
-  /// The dims array, then each launch step's buffer pointers.
+  /// The dims array, then each launch step's buffer pointers (a launch
+  /// step with a cooperative variant: then the address of its barrier
+  /// word), then the barrier words, zero.
   std::shared_ptr<void> table;
   std::vector<int64_t> stepTableOffset; // per step: byte offset of its pointers in `table`
   std::optional<PooledStream> stream;
@@ -77,14 +79,20 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
 
   int optIn = ctx.info().sharedBytesPerBlockOptIn;
   executable->kernels_.resize(plan.steps.size());
+  executable->cooperative_.resize(plan.steps.size());
   for (size_t s = 0; s < plan.steps.size(); ++s) {
     const HostStep &step = plan.steps[s];
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
+      std::vector<std::string> symbols;
+      for (int p = 0; p < variant.phases; ++p)
+        symbols.push_back(phaseSymbol(variant.symbol, p));
+      if (variant.cooperative)
+        symbols.push_back(cooperativeSymbol(variant.symbol));
       std::vector<Kernel> phases;
-      for (int p = 0; p < variant.phases; ++p) {
-        std::string symbol = nvptxSymbol(phaseSymbol(variant.symbol, p));
+      for (const std::string &planSymbol : symbols) {
+        std::string symbol = nvptxSymbol(planSymbol);
         Kernel kernel;
         if (absl::Status found = ctx.check(
                 driver.cuModuleGetFunction(&kernel.function, executable->module_, symbol.c_str()),
@@ -106,7 +114,13 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
                         "cuFuncSetAttribute"));
         phases.push_back(kernel);
       }
+      Kernel cooperative;
+      if (variant.cooperative) {
+        cooperative = phases.back();
+        phases.pop_back();
+      }
       executable->kernels_[s].push_back(std::move(phases));
+      executable->cooperative_[s].push_back(cooperative);
     }
   }
 
@@ -199,13 +213,18 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
     call.data[b] = call.data[aliasTarget(plan_, b)];
 
   // One upload for every launch's arguments: the dims, then each launch
-  // step's buffer addresses.
+  // step's buffer addresses and, for a step that may launch cooperatively,
+  // the address of a barrier word of its own, then those words (zero). A
+  // step runs once per call, so a word serves every grid barrier of its one
+  // launch (the barrier needs no reset between them).
   std::vector<uint64_t> table(symbols.begin(), symbols.end());
   call.stepTableOffset.assign(plan_.steps.size(), 0);
+  std::vector<size_t> barrierSlots; // entries of `table` holding a word's address
   for (size_t i = 0; i < plan_.steps.size(); ++i) {
     if (plan_.steps[i].kind != HostStep::Kind::Launch)
       continue;
     call.stepTableOffset[i] = static_cast<int64_t>(table.size() * sizeof(uint64_t));
+
     for (int b : plan_.steps[i].buffers) {
       CUdeviceptr data = call.data[static_cast<size_t>(b)];
       // The allocator's blocks and the arena's slots keep the alignment the
@@ -216,10 +235,20 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
                                           kNvptxBufferAlignment, "-byte aligned"));
       table.push_back(data);
     }
+    const std::vector<HostLaunchVariant> &variants = plan_.steps[i].variants;
+    if (std::any_of(variants.begin(), variants.end(),
+                    [](const HostLaunchVariant &v) { return v.cooperative; })) {
+      barrierSlots.push_back(table.size());
+      table.push_back(0);
+    }
   }
+  size_t firstWord = table.size();
+  table.resize(table.size() + barrierSlots.size(), 0);
   if (!table.empty()) {
     int64_t bytes = static_cast<int64_t>(table.size() * sizeof(uint64_t));
     XS_ASSIGN_OR_RETURN(call.table, allocate(bytes, "kernel arguments"));
+    for (size_t k = 0; k < barrierSlots.size(); ++k)
+      table[barrierSlots[k]] = address(call.table) + (firstWord + k) * sizeof(uint64_t);
     XS_RETURN_IF_ERROR(ctx.check(
         driver.cuMemcpyHtoDAsync(address(call.table), table.data(), static_cast<size_t>(bytes), s),
         "cuMemcpyHtoDAsync"));
@@ -279,6 +308,30 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
 
   CUdeviceptr dims = address(call.table);
   CUdeviceptr buffers = dims + static_cast<CUdeviceptr>(call.stepTableOffset[stepIndex]);
+  const Kernel &cooperative = cooperative_[stepIndex][index];
+  if (cooperative.function != nullptr && ctx.info().cooperativeLaunch) {
+    int64_t dynamicShared = std::min<int64_t>(
+        shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - cooperative.staticSharedBytes));
+    int perSM = 0;
+    XS_RETURN_IF_ERROR(
+        ctx.check(ctx.driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                      &perSM, cooperative.function, static_cast<int>(lanes),
+                      static_cast<size_t>(dynamicShared)),
+                  strCat("cuOccupancyMaxActiveBlocksPerMultiprocessor (", step.kernel, ")")));
+    if (perSM > 0) {
+      // Every block launched stays resident, so the grid barrier holds;
+      // the kernel strides over the grid's blocks.
+      int64_t blocks =
+          std::min(grid, static_cast<int64_t>(perSM) * ctx.info().multiprocessors);
+      int64_t blockBegin = 0;
+      void *params[] = {&buffers, &dims, &blockBegin};
+      return ctx.check(ctx.driver().cuLaunchCooperativeKernel(
+                           cooperative.function, static_cast<unsigned>(blocks), 1, 1,
+                           static_cast<unsigned>(lanes), 1, 1,
+                           static_cast<unsigned>(dynamicShared), call.stream->get(), params),
+                       strCat("cuLaunchCooperativeKernel (", step.kernel, ")"));
+    }
+  }
   for (const Kernel &kernel : kernels_[stepIndex][index]) {
     // The bound counts each buffer's alignment; what a block really uses
     // fits the GPU's share (the planner's budget), so the bound is capped

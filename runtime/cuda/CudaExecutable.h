@@ -29,7 +29,10 @@ public:
   /// Checks the plan, loads the PTX (a driver that refuses it is an Internal
   /// error with the driver's log) and resolves every variant's kernels (a
   /// missing one is an Internal error naming it), and uploads the
-  /// constants.
+  /// constants. A variant of several phases runs as one cooperative launch
+  /// of its cooperative kernel where the GPU supports them and at least one
+  /// block of it fits an SM, with min(grid, blocks that fit at once) blocks
+  /// (the kernel strides over the rest); elsewhere as a launch per phase.
   static absl::StatusOr<std::shared_ptr<CudaExecutable>>
   create(CompiledProgram program, std::shared_ptr<CudaContext> context);
   ~CudaExecutable() override;
@@ -55,6 +58,9 @@ private:
   CUmodule module_ = nullptr;
   /// Per step, per launch variant, one kernel per phase.
   std::vector<std::vector<std::vector<Kernel>>> kernels_;
+  /// Per step, per launch variant, its cooperative kernel
+  /// (HostLaunchVariant::cooperative; function null when there is none).
+  std::vector<std::vector<Kernel>> cooperative_;
   /// Per buffer: the device copy of Constant buffers.
   std::vector<std::shared_ptr<void>> constants_;
 };

@@ -2,6 +2,7 @@
 
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -23,10 +24,11 @@ constexpr size_t kSharedAlignment = 16;
 constexpr size_t kSharedGuardBytes = 4096;
 constexpr unsigned char kGuardByte = 0xa5;
 
-enum class LaneState { Ready, AtBarrier, AtShuffle, Done };
+enum class LaneState { Ready, AtBarrier, AtShuffle, AtGridBarrier, Done };
 
 struct Lane {
   SimtLaneContext context{};
+  int64_t slot = 0; // the block's place among those resident together
   ucontext_t coroutine{};
   LaneState state = LaneState::Ready;
   int32_t shuffleValue = 0;
@@ -40,31 +42,76 @@ thread_local BlockScheduler *tCurrentScheduler = nullptr;
 
 class BlockScheduler {
 public:
-  BlockScheduler(int64_t lanes, int64_t sharedCapacity)
-      : laneCount_(lanes), sharedCapacity_(sharedCapacity), lanes_(static_cast<size_t>(lanes)),
-        stacks_(new char[kLaneStackBytes * static_cast<size_t>(lanes)]),
+  /// `resident` blocks of `lanes` threads each run together (a cooperative
+  /// launch), each with `sharedCapacity` bytes of shared memory at most.
+  BlockScheduler(int64_t lanes, int64_t sharedCapacity, int64_t resident)
+      : laneCount_(lanes), sharedCapacity_(sharedCapacity), resident_(resident),
+        lanes_(static_cast<size_t>(lanes * resident)),
+        stacks_(new char[kLaneStackBytes * static_cast<size_t>(lanes * resident)]),
         shared_(static_cast<char *>(std::aligned_alloc(
-                    kSharedAlignment, roundedShared(sharedCapacity) + kSharedGuardBytes)),
+                    kSharedAlignment, sharedStride(sharedCapacity) * static_cast<size_t>(resident))),
                 &std::free) {}
 
-  bool fits(int64_t lanes, int64_t sharedBytes) const {
-    return lanes == laneCount_ && sharedBytes <= sharedCapacity_;
+  bool fits(int64_t lanes, int64_t sharedBytes, int64_t resident) const {
+    return lanes == laneCount_ && sharedBytes <= sharedCapacity_ && resident == resident_;
   }
 
-  /// Runs block `block` with `sharedBytes` of shared memory (at most the
-  /// capacity).
+  /// Runs block `block` alone with `sharedBytes` of shared memory (at most
+  /// the capacity).
   void run(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t block,
            int64_t sharedBytes) {
+    runTogether(fn, buffers, dims, block, 1, sharedBytes);
+  }
+
+  /// Runs the scheduler's resident blocks together as blocks 0, 1, ... of a
+  /// grid of that many (a cooperative launch: the kernel strides over its
+  /// plan's blocks).
+  void runCooperative(SimtLaneFn fn, void *const *buffers, const int64_t *dims,
+                      int64_t sharedBytes) {
+    runTogether(fn, buffers, dims, 0, resident_, sharedBytes);
+  }
+
+private:
+  static size_t roundedShared(int64_t bytes) {
+    size_t size = static_cast<size_t>(std::max<int64_t>(bytes, 1));
+    return (size + kSharedAlignment - 1) / kSharedAlignment * kSharedAlignment;
+  }
+  /// Bytes from one block's shared memory to the next one's (guard bytes
+  /// after each).
+  static size_t sharedStride(int64_t capacity) {
+    return roundedShared(capacity) + kSharedGuardBytes;
+  }
+
+  /// Blocks first, first + 1, ... (`blocks` of them, as many as are
+  /// resident at most) run together; ctaid.x counts from `first` and
+  /// nctaid.x is `blocks` when they form the grid (first == 0), else 1 per
+  /// block run alone.
+  void runTogether(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t first,
+                   int64_t blocks, int64_t sharedBytes) {
     fn_ = fn;
     buffers_ = buffers;
     dims_ = dims;
-    std::memset(shared_.get(), 0xff, static_cast<size_t>(sharedBytes));
-    char *guard = shared_.get() + sharedBytes;
-    std::memset(guard, kGuardByte, kSharedGuardBytes);
-    for (size_t i = 0; i < lanes_.size(); ++i) {
+    first_ = first;
+    active_ = static_cast<size_t>(blocks * laneCount_);
+    size_t stride = sharedStride(sharedCapacity_);
+    for (int64_t slot = 0; slot < blocks; ++slot) {
+      char *shared = shared_.get() + static_cast<size_t>(slot) * stride;
+      std::memset(shared, 0xff, static_cast<size_t>(sharedBytes));
+      std::memset(shared + sharedBytes, kGuardByte, kSharedGuardBytes);
+    }
+    for (size_t i = 0; i < active_; ++i) {
       Lane &lane = lanes_[i];
-      lane.context = SimtLaneContext{
-          static_cast<int64_t>(i), laneCount_, block, shared_.get(), &barrier, &shuffleXor, this};
+      int64_t slot = static_cast<int64_t>(i) / laneCount_;
+      lane.slot = slot;
+      lane.context = SimtLaneContext{static_cast<int64_t>(i) % laneCount_,
+                                     laneCount_,
+                                     first + slot,
+                                     shared_.get() + static_cast<size_t>(slot) * stride,
+                                     &barrier,
+                                     &shuffleXor,
+                                     this,
+                                     blocks,
+                                     &gridBarrier};
       lane.state = LaneState::Ready;
       getcontext(&lane.coroutine);
       lane.coroutine.uc_stack.ss_sp = stacks_.get() + i * kLaneStackBytes;
@@ -75,7 +122,7 @@ public:
     BlockScheduler *outer = tCurrentScheduler;
     tCurrentScheduler = this;
     for (;;) {
-      for (size_t i = 0; i < lanes_.size(); ++i) {
+      for (size_t i = 0; i < active_; ++i) {
         if (lanes_[i].state != LaneState::Ready)
           continue;
         current_ = i;
@@ -83,22 +130,28 @@ public:
       }
       if (allDone())
         break;
-      if (!completeShuffles(block) && !openBarrier())
-        diverged(block);
+      bool progressed = false;
+      for (int64_t slot = 0; slot < blocks; ++slot)
+        progressed = completeShuffles(slot) || progressed;
+      for (int64_t slot = 0; slot < blocks && !progressed; ++slot)
+        progressed = openBarrier(slot) || progressed;
+      if (!progressed && !openGridBarrier())
+        diverged();
     }
     tCurrentScheduler = outer;
-    for (size_t i = 0; i < kSharedGuardBytes; ++i)
-      if (static_cast<unsigned char>(guard[i]) != kGuardByte)
-        fail(block, "a thread wrote past the block's " + std::to_string(sharedBytes) +
-                        " bytes of shared memory (at byte " +
-                        std::to_string(sharedBytes + static_cast<int64_t>(i)) + ")");
+    for (int64_t slot = 0; slot < blocks; ++slot) {
+      const char *guard = shared_.get() + static_cast<size_t>(slot) * stride + sharedBytes;
+      for (size_t i = 0; i < kSharedGuardBytes; ++i)
+        if (static_cast<unsigned char>(guard[i]) != kGuardByte)
+          fail(first + slot, "a thread wrote past the block's " + std::to_string(sharedBytes) +
+                                 " bytes of shared memory (at byte " +
+                                 std::to_string(sharedBytes + static_cast<int64_t>(i)) + ")");
+    }
   }
 
-private:
-  static size_t roundedShared(int64_t bytes) {
-    size_t size = static_cast<size_t>(std::max<int64_t>(bytes, 1));
-    return (size + kSharedAlignment - 1) / kSharedAlignment * kSharedAlignment;
-  }
+  /// The lanes of the block in `slot`: [begin, end) of lanes_.
+  size_t slotBegin(int64_t slot) const { return static_cast<size_t>(slot * laneCount_); }
+  size_t slotEnd(int64_t slot) const { return static_cast<size_t>((slot + 1) * laneCount_); }
 
   static void laneMain() {
     BlockScheduler *self = tCurrentScheduler;
@@ -110,7 +163,8 @@ private:
 
   static Lane &laneOf(SimtLaneContext *context) {
     auto *self = static_cast<BlockScheduler *>(context->scheduler);
-    return self->lanes_[static_cast<size_t>(context->laneId)];
+    int64_t slot = context->blockId - self->first_;
+    return self->lanes_[static_cast<size_t>(slot * self->laneCount_ + context->laneId)];
   }
 
   static void suspend(SimtLaneContext *context) {
@@ -120,6 +174,11 @@ private:
 
   static void barrier(SimtLaneContext *context) {
     laneOf(context).state = LaneState::AtBarrier;
+    suspend(context);
+  }
+
+  static void gridBarrier(SimtLaneContext *context) {
+    laneOf(context).state = LaneState::AtGridBarrier;
     suspend(context);
   }
 
@@ -142,24 +201,27 @@ private:
   }
 
   bool allDone() const {
-    for (const Lane &lane : lanes_)
-      if (lane.state != LaneState::Done)
+    for (size_t i = 0; i < active_; ++i)
+      if (lanes_[i].state != LaneState::Done)
         return false;
     return true;
   }
 
-  /// Completes the shuffle of every warp whose threads all wait at one.
-  bool completeShuffles(int64_t block) {
+  /// Completes the shuffle of every warp of the block in `slot` whose
+  /// threads all wait at one.
+  bool completeShuffles(int64_t slot) {
     bool progressed = false;
+    int64_t block = first_ + slot;
+    size_t base = slotBegin(slot);
     for (int64_t first = 0; first < laneCount_; first += kWarp) {
       int64_t size = std::min(kWarp, laneCount_ - first);
       bool all = true;
       for (int64_t i = first; i < first + size; ++i)
-        all = all && lanes_[static_cast<size_t>(i)].state == LaneState::AtShuffle;
+        all = all && lanes_[base + static_cast<size_t>(i)].state == LaneState::AtShuffle;
       if (!all)
         continue;
       for (int64_t i = first; i < first + size; ++i) {
-        Lane &lane = lanes_[static_cast<size_t>(i)];
+        Lane &lane = lanes_[base + static_cast<size_t>(i)];
         uint32_t expected = size == kWarp ? 0xffffffffu : (uint32_t(1) << size) - 1;
         if (static_cast<uint32_t>(lane.shuffleMembers) != expected)
           fail(block, "thread " + std::to_string(i) + " shuffles with member mask " +
@@ -168,41 +230,63 @@ private:
         int64_t source = ((i - first) ^ lane.shuffleLaneMask) & (kWarp - 1);
         if (source >= size)
           fail(block, "thread " + std::to_string(i) + " shuffles from a thread its warp lacks");
-        lane.shuffleResult = lanes_[static_cast<size_t>(first + source)].shuffleValue;
+        lane.shuffleResult = lanes_[base + static_cast<size_t>(first + source)].shuffleValue;
       }
       for (int64_t i = first; i < first + size; ++i)
-        lanes_[static_cast<size_t>(i)].state = LaneState::Ready;
+        lanes_[base + static_cast<size_t>(i)].state = LaneState::Ready;
       progressed = true;
     }
     return progressed;
   }
 
-  /// Opens the barrier when every thread that has not finished waits at it.
-  bool openBarrier() {
+  /// Opens the block barrier of the block in `slot` when every thread of
+  /// it that has not finished waits there.
+  bool openBarrier(int64_t slot) {
     bool any = false;
-    for (const Lane &lane : lanes_) {
-      if (lane.state == LaneState::AtShuffle)
+    for (size_t i = slotBegin(slot); i < slotEnd(slot); ++i) {
+      LaneState state = lanes_[i].state;
+      if (state == LaneState::AtShuffle || state == LaneState::AtGridBarrier)
         return false;
-      any = any || lane.state == LaneState::AtBarrier;
+      any = any || state == LaneState::AtBarrier;
     }
     if (!any)
       return false;
-    for (Lane &lane : lanes_)
-      if (lane.state == LaneState::AtBarrier)
-        lane.state = LaneState::Ready;
+    for (size_t i = slotBegin(slot); i < slotEnd(slot); ++i)
+      if (lanes_[i].state == LaneState::AtBarrier)
+        lanes_[i].state = LaneState::Ready;
     return true;
   }
 
-  [[noreturn]] void diverged(int64_t block) {
-    int64_t atBarrier = 0, atShuffle = 0, done = 0;
-    for (const Lane &lane : lanes_) {
-      atBarrier += lane.state == LaneState::AtBarrier;
-      atShuffle += lane.state == LaneState::AtShuffle;
-      done += lane.state == LaneState::Done;
+  /// Opens the grid barrier when every thread of every block runs to it: a
+  /// thread that finished first would leave the others waiting forever.
+  bool openGridBarrier() {
+    for (size_t i = 0; i < active_; ++i)
+      if (lanes_[i].state != LaneState::AtGridBarrier)
+        return false;
+    for (size_t i = 0; i < active_; ++i)
+      lanes_[i].state = LaneState::Ready;
+    return true;
+  }
+
+  [[noreturn]] void diverged() {
+    int64_t blocks = static_cast<int64_t>(active_) / laneCount_;
+    for (int64_t slot = 0; slot < blocks; ++slot) {
+      int64_t atBarrier = 0, atShuffle = 0, atGrid = 0, done = 0;
+      for (size_t i = slotBegin(slot); i < slotEnd(slot); ++i) {
+        atBarrier += lanes_[i].state == LaneState::AtBarrier;
+        atShuffle += lanes_[i].state == LaneState::AtShuffle;
+        atGrid += lanes_[i].state == LaneState::AtGridBarrier;
+        done += lanes_[i].state == LaneState::Done;
+      }
+      if (atGrid == laneCount_ && blocks > 1)
+        continue;
+      fail(first_ + slot,
+           "its threads diverged: " + std::to_string(atBarrier) + " wait at a barrier, " +
+               std::to_string(atShuffle) + " at a shuffle, " +
+               (atGrid > 0 ? std::to_string(atGrid) + " at a grid barrier, " : std::string()) +
+               std::to_string(done) + " finished");
     }
-    fail(block, "its threads diverged: " + std::to_string(atBarrier) + " wait at a barrier, " +
-                    std::to_string(atShuffle) + " at a shuffle, " + std::to_string(done) +
-                    " finished");
+    fail(first_, "the blocks of a cooperative launch diverged at a grid barrier");
   }
 
   [[noreturn]] void fail(int64_t block, const std::string &what) {
@@ -215,11 +299,14 @@ private:
 
   int64_t laneCount_;
   int64_t sharedCapacity_;
+  int64_t resident_;
   std::vector<Lane> lanes_;
   std::unique_ptr<char[]> stacks_;
   std::unique_ptr<char, decltype(&std::free)> shared_;
   ucontext_t scheduler_{};
   size_t current_ = 0;
+  size_t active_ = 0;  // lanes of the blocks running now
+  int64_t first_ = 0;  // ctaid.x of the first of them
   SimtLaneFn fn_ = nullptr;
   void *const *buffers_ = nullptr;
   const int64_t *dims_ = nullptr;
@@ -232,10 +319,21 @@ void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, i
   // Each worker thread keeps its scheduler (stacks and shared memory) for
   // the next launch of the same shape.
   thread_local std::unique_ptr<BlockScheduler> scheduler;
-  if (!scheduler || !scheduler->fits(lanes, sharedBytes))
-    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes);
+  if (!scheduler || !scheduler->fits(lanes, sharedBytes, 1))
+    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, 1);
   for (int64_t block = begin; block < end; ++block)
     scheduler->run(lane, buffers, dims, block, sharedBytes);
+}
+
+void runSimtGrid(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
+                 int64_t end, int64_t lanes, int64_t sharedBytes) {
+  if (end <= begin)
+    return;
+  int64_t resident = std::min<int64_t>(end - begin, kSimtResidentBlocks);
+  thread_local std::unique_ptr<BlockScheduler> scheduler;
+  if (!scheduler || !scheduler->fits(lanes, sharedBytes, resident))
+    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, resident);
+  scheduler->runCooperative(lane, buffers, dims, sharedBytes);
 }
 
 } // namespace xs

@@ -14,7 +14,8 @@
 // A kernel whose threads cannot all reach the same point (a barrier some
 // threads skip, a shuffle not every thread of a warp joins) would hang or be
 // undefined on a GPU: here it is a bug in xstitch's code generation, reported
-// on stderr with the block and the threads' states, and the process aborts;
+// on stderr with the block and the threads' states, and the process aborts
+// (also blocks of a cooperative launch that do not all reach a grid barrier);
 // so is a kernel that writes past the shared memory its launch gives it
 // (a GPU faults), seen in guard bytes after it.
 
@@ -29,6 +30,17 @@ namespace xs {
 /// threads may run blocks at once; each has its own scheduler.
 void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
                    int64_t end, int64_t lanes, int64_t sharedBytes);
+
+/// Blocks a cooperative launch runs at once, at most: few, so that the
+/// kernels' grid-stride loops give each several of a grid's blocks.
+inline constexpr int64_t kSimtResidentBlocks = 3;
+
+/// Runs a cooperative kernel (SimtABI.h) over a grid of end - begin plan
+/// blocks: min(that, kSimtResidentBlocks) blocks of `lanes` threads run
+/// together on the calling thread, ctaid.x 0, 1, ... of as many; a grid
+/// barrier opens when every thread of every block waits at it.
+void runSimtGrid(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
+                 int64_t end, int64_t lanes, int64_t sharedBytes);
 
 } // namespace xs
 

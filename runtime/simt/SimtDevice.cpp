@@ -7,8 +7,10 @@ namespace xs {
 
 std::unique_ptr<Device> createNvptxSimulationDevice(CpuDeviceOptions options) {
   SimtRunBlocksFn run = &runSimtBlocks;
+  SimtRunBlocksFn runGrid = &runSimtGrid;
   options.name = kNvptxSimulationDevice;
-  options.hostSymbols = {HostSymbol{kSimtRunBlocksSymbol, reinterpret_cast<void *>(run)}};
+  options.hostSymbols = {HostSymbol{kSimtRunBlocksSymbol, reinterpret_cast<void *>(run)},
+                         HostSymbol{kSimtRunGridSymbol, reinterpret_cast<void *>(runGrid)}};
   options.inputAlignment = kNvptxBufferAlignment;
   return createCpuDevice(options);
 }

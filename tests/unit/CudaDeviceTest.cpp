@@ -30,6 +30,8 @@ struct RecordedLaunch {
   std::vector<int64_t> dims;     // the dims array the kernel was given
   std::vector<uint64_t> buffers; // its buffer table
   int64_t blockBegin = 0;
+  bool cooperative = false;        // cuLaunchCooperativeKernel
+  const uint64_t *table = nullptr; // the whole buffer table, for a longer look
 };
 
 /// The state behind the recording driver's entry points.
@@ -43,6 +45,9 @@ struct FakeGpu {
   /// Called at each launch: what the "kernel" does to its buffers.
   void (*kernelEffect)(const RecordedLaunch &) = nullptr;
   bool rejectPtx = false;
+  /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
+  /// keeps variants of several phases to a launch per phase.
+  int occupancy = 0;
 };
 FakeGpu *gpu = nullptr;
 
@@ -151,6 +156,10 @@ CUresult fakeStreamCreate(CUstream *stream, unsigned) {
 }
 CUresult fakeStreamDestroy(CUstream) { return 0; }
 CUresult fakeStreamSynchronize(CUstream) { return 0; }
+CUresult fakeOccupancy(int *blocks, CUfunction, int, size_t) {
+  *blocks = gpu->occupancy;
+  return 0;
+}
 CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
                     CUstream, void **params, void **) {
@@ -165,11 +174,20 @@ CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigne
   launch.blockBegin = *static_cast<int64_t *>(params[2]);
   // The tables are read as far as the test's plans need.
   launch.buffers.assign(buffers, buffers + 2);
+  launch.table = buffers;
   launch.dims.assign(dims, dims + 2);
   if (gpu->kernelEffect)
     gpu->kernelEffect(launch);
   gpu->launches.push_back(std::move(launch));
   return 0;
+}
+CUresult fakeCooperativeLaunch(CUfunction function, unsigned gridX, unsigned gridY,
+                               unsigned gridZ, unsigned blockX, unsigned blockY, unsigned blockZ,
+                               unsigned sharedBytes, CUstream stream, void **params) {
+  CUresult result = fakeLaunch(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
+                               stream, params, nullptr);
+  gpu->launches.back().cooperative = true;
+  return result;
 }
 
 CudaDriver recordingDriver() {
@@ -200,6 +218,8 @@ CudaDriver recordingDriver() {
   d.cuStreamDestroy = fakeStreamDestroy;
   d.cuStreamSynchronize = fakeStreamSynchronize;
   d.cuLaunchKernel = fakeLaunch;
+  d.cuLaunchCooperativeKernel = fakeCooperativeLaunch;
+  d.cuOccupancyMaxActiveBlocksPerMultiprocessor = fakeOccupancy;
   return d;
 }
 
@@ -335,7 +355,8 @@ TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
   // One very long row: the row-split variant, whose five phases (partial
   // maxima, their combine, partial sums, theirs, the quotients) are five
   // kernels, each over the variant's grid of 2048-column chunks, in blocks of
-  // 256 threads; the combines run their own R blocks inside that grid.
+  // 256 threads; the combines run their own R blocks inside that grid. No
+  // block of its cooperative kernel fits an SM here (occupancy 0).
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
@@ -357,7 +378,50 @@ TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
     // Every phase reads the same tables: the same dims and buffers.
     EXPECT_EQ(launch.dims, (std::vector<int64_t>{1, columns}));
     EXPECT_EQ(launch.buffers, state_.launches[0].buffers);
+    EXPECT_FALSE(launch.cooperative);
   }
+}
+
+TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
+  // The same row-split softmax where two blocks of its cooperative kernel
+  // fit each of the 132 SMs: one cooperative launch of 264 blocks, which
+  // stride over the 2113 plan blocks and meet at grid barriers through a
+  // zeroed word whose address follows the step's buffers.
+  state_.occupancy = 2;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const int64_t columns = 4325376;
+  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
+  uint32_t wordAtLaunch = 1;
+  size_t barrierArg = 0;
+  const HostStep &step = (*executable)->plan().steps.at(0);
+  barrierArg = step.buffers.size();
+  static size_t *slot = nullptr;
+  static uint32_t *seen = nullptr;
+  slot = &barrierArg;
+  seen = &wordAtLaunch;
+  state_.kernelEffect = [](const RecordedLaunch &launch) {
+    const uint64_t word = launch.table[*slot];
+    EXPECT_EQ(word % 4, 0u);
+    *seen = *reinterpret_cast<const uint32_t *>(word);
+  };
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  DimBindings dims{{"R", 1}, {"C", columns}};
+  const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
+  ASSERT_EQ(chosen.phases, 5) << chosen.symbol;
+  ASSERT_TRUE(chosen.cooperative);
+  ASSERT_EQ(state_.launches.size(), 1u);
+  const RecordedLaunch &launch = state_.launches[0];
+  EXPECT_TRUE(launch.cooperative);
+  EXPECT_EQ(launch.kernel, nvptxSymbol(cooperativeSymbol(chosen.symbol)));
+  EXPECT_EQ(launch.grid, 264u);
+  EXPECT_EQ(launch.threads, 256u);
+  EXPECT_EQ(launch.blockBegin, 0);
+  EXPECT_EQ(launch.dims, (std::vector<int64_t>{1, columns}));
+  EXPECT_EQ(wordAtLaunch, 0u);
 }
 
 TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {

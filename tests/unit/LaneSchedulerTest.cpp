@@ -1,6 +1,6 @@
 // The NVPTX simulation's lane scheduler (runtime/simt/LaneScheduler.h) on
-// hand-written threads: ids, barriers, shuffles, shared memory, and the
-// divergence a GPU would hang on.
+// hand-written threads: ids, barriers, shuffles, shared memory, cooperative
+// launches with grid barriers, and the divergence a GPU would hang on.
 
 #include "runtime/simt/LaneScheduler.h"
 
@@ -123,6 +123,52 @@ TEST(LaneSchedulerDeathTest, ShuffleWithFinishedThreadsIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_DEATH(runSimtBlocks(&shuffleAfterSomeFinish, nullptr, nullptr, 0, 1, 32, 0),
                "16 at a shuffle, 16 finished");
+}
+
+// A cooperative kernel over a grid of plan blocks: its blocks stride over
+// them, each thread adding 1 to its plan block's counter; at the grid
+// barrier every block's counts are in, and each thread then reads the
+// total of all counters, which only a barrier waiting for every thread of
+// every block gives. buffers[0]: int64 per plan block (counters), then one
+// per (resident block, thread) for the totals; dims[0]: the plan's blocks.
+void countThenSum(void *const *buffers, const int64_t *dims, int64_t, SimtLaneContext *lane) {
+  int64_t *counters = output(buffers);
+  int64_t grid = dims[0];
+  for (int64_t block = lane->blockId; block < grid; block += lane->blockCount)
+    counters[block] += 1;
+  lane->gridBarrier(lane);
+  int64_t total = 0;
+  for (int64_t block = 0; block < grid; ++block)
+    total += counters[block];
+  counters[grid + lane->blockId * lane->laneCount + lane->laneId] = total;
+}
+
+TEST(LaneSchedulerTest, GridBarrierWaitsForEveryBlockOfACooperativeLaunch) {
+  const int64_t grid = 7, lanes = 64;
+  std::vector<int64_t> out(static_cast<size_t>(grid + kSimtResidentBlocks * lanes), -1);
+  for (int64_t block = 0; block < grid; ++block)
+    out[static_cast<size_t>(block)] = 0;
+  void *buffers[] = {out.data()};
+  const int64_t dims[] = {grid};
+  runSimtGrid(&countThenSum, buffers, dims, 0, grid, lanes, 0);
+  for (int64_t block = 0; block < grid; ++block)
+    EXPECT_EQ(out[static_cast<size_t>(block)], lanes) << "plan block " << block;
+  for (int64_t i = 0; i < kSimtResidentBlocks * lanes; ++i)
+    EXPECT_EQ(out[static_cast<size_t>(grid + i)], grid * lanes) << "thread " << i;
+}
+
+// Block 1 leaves before the grid barrier the others wait at: on a GPU they
+// would wait forever.
+void leaveBeforeGridBarrier(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+  if (lane->blockId != 1)
+    lane->gridBarrier(lane);
+}
+
+TEST(LaneSchedulerDeathTest, BlocksMissingAGridBarrierAreReported) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(runSimtGrid(&leaveBeforeGridBarrier, nullptr, nullptr, 0, 3, 32, 0),
+               "block 1 of 32 threads: its threads diverged: 0 wait at a barrier, 0 at a "
+               "shuffle, 32 finished");
 }
 
 // Thread 3 writes one word past the 64 bytes its launch gives the block.

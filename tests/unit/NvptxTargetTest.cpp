@@ -1,7 +1,8 @@
 // The NVPTX Target's pieces in one kernel: block and lane ids, a block
 // buffer in dynamic shared memory with a barrier, and cross-lane reductions
-// of a 32-bit and a 64-bit value (warp shuffles, then one value per warp).
-// The PTX must hold them and assemble with ptxas for sm_80 and sm_90.
+// of a 32-bit and a 64-bit value (warp shuffles, then one value per warp);
+// and a cooperative kernel's grid-stride loops with a grid barrier between
+// them. The PTX must hold them and assemble with ptxas for sm_80 and sm_90.
 
 #include "backends/nvptx/NvptxTarget.h"
 
@@ -62,7 +63,53 @@ std::unique_ptr<llvm::Module> laneKernel(llvm::LLVMContext &context, NvptxTarget
   return module;
 }
 
+/// Cooperative: out[b] = b for every plan block b of dims[0]; grid barrier
+/// (its word after the kernel's one buffer); out[b] += out[dims[0] - 1 - b].
+std::unique_ptr<llvm::Module> cooperativeKernel(llvm::LLVMContext &context, NvptxTarget &target) {
+  auto module = std::make_unique<llvm::Module>("cooperative", context);
+  module->setDataLayout(target.dataLayout());
+  llvm::IRBuilder<> b(context);
+  target.createKernel(*module, "mirror", b);
+  llvm::Value *out = target.bufferArg(b, 0);
+  llvm::Value *grid = target.dimArg(b, 0);
+  llvm::Type *i64 = b.getInt64Ty();
+  target.emitGridStrideLoop(b, grid, [&](llvm::Value *block) {
+    b.CreateStore(block, b.CreateGEP(i64, out, block));
+  });
+  target.emitGridBarrier(b, 1);
+  target.emitGridStrideLoop(b, grid, [&](llvm::Value *block) {
+    llvm::Value *mirror = b.CreateSub(b.CreateSub(grid, b.getInt64(1)), block);
+    llvm::Value *slot = b.CreateGEP(i64, out, block);
+    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, slot),
+                              b.CreateLoad(i64, b.CreateGEP(i64, out, mirror))),
+                  slot);
+  });
+  b.CreateRetVoid();
+  return module;
+}
+
 class NvptxTargetTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(NvptxTargetTest, GridStrideLoopsAndGridBarriersAssemble) {
+  const std::string arch = GetParam();
+  absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      createNvptxTargetMachine(PtxOptions{arch, 3});
+  ASSERT_TRUE(machine.ok()) << machine.status().message();
+  NvptxTarget target(nvidiaTargetDescription(*nvidiaPreset(arch)),
+                     (*machine)->createDataLayout().getStringRepresentation());
+  ASSERT_TRUE(target.hasGridBarrier());
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = cooperativeKernel(context, target);
+  absl::StatusOr<std::string> ptx = compileToPtx(*module, PtxOptions{arch, 3});
+  ASSERT_TRUE(ptx.ok()) << ptx.status().message();
+  for (const char *expected : {".entry mirror(", "%nctaid.x", "bar.sync", "membar.gl",
+                               "atom.global.add.u32", "ld.volatile.global.u32"})
+    EXPECT_NE(ptx->find(expected), std::string::npos) << expected << "\n" << *ptx;
+  if (test::ptxasPath().empty())
+    GTEST_SKIP() << "ptxas not found (CUDA toolkit absent); the PTX was not assembled";
+  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, "mirror");
+  EXPECT_EQ(assembled.status, 0) << assembled.output << "\n" << *ptx;
+}
 
 TEST_P(NvptxTargetTest, LanesSharedMemoryAndReductionsAssemble) {
   const std::string arch = GetParam();

@@ -352,8 +352,10 @@ TEST(X86BackendTest, StagesAndPhasesCompileToOneFunctionPerPhase) {
   EXPECT_EQ(allObjects(*staged).find("k0_two.v0.p1"), std::string::npos);
 }
 
-/// The x86 target as a GPU-like target would use it: one function per
-/// variant with a grid barrier (a call the test can find) between phases.
+/// The x86 target as a GPU-like target would use it: a cooperative function
+/// per variant of several phases, with a grid barrier (a call the test can
+/// find, given the position of the barrier word) between phases, beside the
+/// phase functions.
 class GridBarrierTarget : public X86Target {
 public:
   GridBarrierTarget()
@@ -361,14 +363,19 @@ public:
             x86TargetDescription(fixedCpu()), "x86-64-v3", "",
             "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128") {}
   bool hasGridBarrier() const override { return true; }
-  void emitGridBarrier(llvm::IRBuilder<> &b) override {
+  void emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *,
+                          const std::function<void(llvm::Value *)> &body) override {
+    emitBlockLoop(b, body);
+  }
+  void emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) override {
     llvm::Module *module = b.GetInsertBlock()->getModule();
-    b.CreateCall(
-        module->getOrInsertFunction("grid.barrier", llvm::FunctionType::get(b.getVoidTy(), false)));
+    b.CreateCall(module->getOrInsertFunction(
+                     "grid.barrier", llvm::FunctionType::get(b.getVoidTy(), {b.getInt64Ty()}, false)),
+                 {b.getInt64(barrierArg)});
   }
 };
 
-TEST(X86BackendTest, TargetsWithAGridBarrierGetOneFunctionPerVariant) {
+TEST(X86BackendTest, TargetsWithAGridBarrierAlsoGetACooperativeFunction) {
   ProgramPlan plan = twoGroupPlan(BufferLevel::Global,
                                   {PlanPhase{{PlanStage{{0}}}}, PlanPhase{{PlanStage{{1}}}}}, true);
   llvm::LLVMContext context;
@@ -376,10 +383,18 @@ TEST(X86BackendTest, TargetsWithAGridBarrierGetOneFunctionPerVariant) {
   GridBarrierTarget target;
   ASSERT_TRUE(emitProgramKernels(plan, target, module).ok());
   EXPECT_NE(module.getFunction("k0_two.v0"), nullptr);
-  EXPECT_EQ(module.getFunction("k0_two.v0.p1"), nullptr);
+  EXPECT_NE(module.getFunction("k0_two.v0.p1"), nullptr);
+  ASSERT_NE(module.getFunction("k0_two.v0.coop"), nullptr);
   llvm::Function *barrier = module.getFunction("grid.barrier");
   ASSERT_NE(barrier, nullptr);
-  EXPECT_EQ(barrier->getNumUses(), 1u);
+  ASSERT_EQ(barrier->getNumUses(), 1u);
+  auto *call = llvm::cast<llvm::CallInst>(*barrier->user_begin());
+  EXPECT_EQ(call->getFunction()->getName(), "k0_two.v0.coop");
+  // After the kernel's arguments: its parameter, result and scratch.
+  size_t arguments = plan.kernels[0].body->params().size() +
+                     plan.kernels[0].body->results().size() + plan.kernels[0].scratch.size() +
+                     plan.kernels[0].partials.size();
+  EXPECT_EQ(llvm::cast<llvm::ConstantInt>(call->getArgOperand(0))->getZExtValue(), arguments);
 }
 
 } // namespace
