@@ -8,6 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <initializer_list>
+
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "backends/nvptx/PtxCompiler.h"
 #include "tests/unit/PtxasUtil.h"
@@ -90,45 +93,41 @@ std::unique_ptr<llvm::Module> cooperativeKernel(llvm::LLVMContext &context, Nvpt
 
 class NvptxTargetTest : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(NvptxTargetTest, GridStrideLoopsAndGridBarriersAssemble) {
-  const std::string arch = GetParam();
+/// Emits a kernel with `build` for `arch`, compiles it to PTX, checks that
+/// the PTX holds each of `expected` and that ptxas assembles it.
+void checkKernelPtx(
+    const std::string &arch,
+    const std::function<std::unique_ptr<llvm::Module>(llvm::LLVMContext &, NvptxTarget &)> &build,
+    std::initializer_list<const char *> expected, const char *name) {
   absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
       createNvptxTargetMachine(PtxOptions{arch, 3});
   ASSERT_TRUE(machine.ok()) << machine.status().message();
   NvptxTarget target(nvidiaTargetDescription(*nvidiaPreset(arch)),
                      (*machine)->createDataLayout().getStringRepresentation());
-  ASSERT_TRUE(target.hasGridBarrier());
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = cooperativeKernel(context, target);
+  std::unique_ptr<llvm::Module> module = build(context, target);
   absl::StatusOr<std::string> ptx = compileToPtx(*module, PtxOptions{arch, 3});
   ASSERT_TRUE(ptx.ok()) << ptx.status().message();
-  for (const char *expected : {".entry mirror(", "%nctaid.x", "bar.sync", "membar.gl",
-                               "atom.global.add.u32", "ld.volatile.global.u32"})
-    EXPECT_NE(ptx->find(expected), std::string::npos) << expected << "\n" << *ptx;
+  for (const char *piece : expected)
+    EXPECT_NE(ptx->find(piece), std::string::npos) << piece << "\n" << *ptx;
   if (test::ptxasPath().empty())
     GTEST_SKIP() << "ptxas not found (CUDA toolkit absent); the PTX was not assembled";
-  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, "mirror");
+  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, name);
   EXPECT_EQ(assembled.status, 0) << assembled.output << "\n" << *ptx;
 }
 
 TEST_P(NvptxTargetTest, LanesSharedMemoryAndReductionsAssemble) {
-  const std::string arch = GetParam();
-  absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
-      createNvptxTargetMachine(PtxOptions{arch, 3});
-  ASSERT_TRUE(machine.ok()) << machine.status().message();
-  NvptxTarget target(nvidiaTargetDescription(*nvidiaPreset(arch)),
-                     (*machine)->createDataLayout().getStringRepresentation());
-  llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = laneKernel(context, target);
-  absl::StatusOr<std::string> ptx = compileToPtx(*module, PtxOptions{arch, 3});
-  ASSERT_TRUE(ptx.ok()) << ptx.status().message();
-  for (const char *expected : {".entry lane_sums(", "%ctaid.x", "%tid.x", "%ntid.x", "bar.sync",
-                               "shfl.sync.bfly.b32", ".extern .shared", "xs_reduce_slots"})
-    EXPECT_NE(ptx->find(expected), std::string::npos) << expected << "\n" << *ptx;
-  if (test::ptxasPath().empty())
-    GTEST_SKIP() << "ptxas not found (CUDA toolkit absent); the PTX was not assembled";
-  test::PtxasResult assembled = test::assembleWithPtxas(*ptx, arch, "lanes");
-  EXPECT_EQ(assembled.status, 0) << assembled.output << "\n" << *ptx;
+  checkKernelPtx(GetParam(), laneKernel,
+                 {".entry lane_sums(", "%ctaid.x", "%tid.x", "%ntid.x", "bar.sync",
+                  "shfl.sync.bfly.b32", ".extern .shared", "xs_reduce_slots"},
+                 "lanes");
+}
+
+TEST_P(NvptxTargetTest, GridStrideLoopsAndGridBarriersAssemble) {
+  checkKernelPtx(GetParam(), cooperativeKernel,
+                 {".entry mirror(", "%nctaid.x", "bar.sync", "membar.gl", "atom.global.add.u32",
+                  "ld.volatile.global.u32"},
+                 "mirror");
 }
 
 INSTANTIATE_TEST_SUITE_P(Architectures, NvptxTargetTest, ::testing::Values("sm_80", "sm_90"));
