@@ -309,9 +309,12 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   CUdeviceptr dims = address(call.table);
   CUdeviceptr buffers = dims + static_cast<CUdeviceptr>(call.stepTableOffset[stepIndex]);
   const Kernel &cooperative = cooperative_[stepIndex][index];
-  if (cooperative.function != nullptr && ctx.info().cooperativeLaunch) {
-    int64_t dynamicShared = std::min<int64_t>(
-        shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - cooperative.staticSharedBytes));
+  // The cooperative kernel holds every phase's block buffers at once: only
+  // where their bound fits the GPU's shared memory in full (a phase kernel
+  // needs its own only).
+  if (cooperative.function != nullptr && ctx.info().cooperativeLaunch &&
+      shared <= ctx.info().sharedBytesPerBlockOptIn - cooperative.staticSharedBytes) {
+    int64_t dynamicShared = shared;
     int perSM = 0;
     XS_RETURN_IF_ERROR(
         ctx.check(ctx.driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
