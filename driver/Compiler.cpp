@@ -67,16 +67,19 @@ CompileCache &compileCache() {
 
 // One CPU device per worker-thread count and float mode, shared by every
 // compilation, and one NVPTX simulation device (the CPU device with the lane
-// scheduler) per the same.
-Device &cpuDevice(int threads, bool flushDenormals, bool simulation = false) {
+// scheduler) per the same and kind of launch of several phases.
+Device &cpuDevice(int threads, bool flushDenormals, bool simulation = false,
+                  bool cooperative = true) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::tuple<int, bool, bool>, std::unique_ptr<Device>>();
+  static auto *devices =
+      new std::map<std::tuple<int, bool, bool, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation}];
+  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation, cooperative}];
   if (!device) {
     CpuDeviceOptions cpuOptions;
     cpuOptions.threads = threads;
     cpuOptions.flushDenormals = flushDenormals;
+    cpuOptions.cooperativeLaunches = cooperative;
     device = simulation ? createNvptxSimulationDevice(cpuOptions) : createCpuDevice(cpuOptions);
   }
   return *device;
@@ -151,7 +154,8 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     stages.llvmSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
     absl::StatusOr<std::shared_ptr<Executable>> loaded =
-        cpuDevice(options.threads, options.flushDenormals, /*simulation=*/true)
+        cpuDevice(options.threads, options.flushDenormals, /*simulation=*/true,
+                  simulatesCooperativeLaunches(options.device))
             .load(std::move(program));
     stages.loadSeconds = secondsSince(start);
     return loaded;

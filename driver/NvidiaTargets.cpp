@@ -1,6 +1,10 @@
 #include "driver/NvidiaTargets.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
 #include "ir/Diagnostics.h"
 #include "runtime/simt/SimtDevice.h"
 
@@ -32,10 +36,28 @@ bool isNvptxSimulationName(std::string_view name) {
          name.rfind(std::string(kNvptxSimulationDevice) + ":", 0) == 0;
 }
 
+namespace {
+
+/// The parts of an NVPTX simulation device's name after its colons.
+std::vector<std::string> simulationNameParts(std::string_view name) {
+  std::vector<std::string> parts =
+      absl::StrSplit(absl::string_view(name.data(), name.size()), ':');
+  parts.erase(parts.begin());
+  return parts;
+}
+
+} // namespace
+
 std::string simulatedNvidiaTarget(std::string_view name) {
-  size_t colon = name.find(':');
-  return colon == std::string_view::npos ? std::string(kDefaultSimulatedTarget)
-                                         : std::string(name.substr(colon + 1));
+  for (const std::string &part : simulationNameParts(name))
+    if (part != kPhaseLaunches)
+      return part;
+  return kDefaultSimulatedTarget;
+}
+
+bool simulatesCooperativeLaunches(std::string_view name) {
+  std::vector<std::string> parts = simulationNameParts(name);
+  return std::find(parts.begin(), parts.end(), kPhaseLaunches) == parts.end();
 }
 
 absl::StatusOr<int> cudaOrdinal(std::string_view name) {

@@ -22,13 +22,20 @@ bool isCudaDeviceName(std::string_view name);
 /// N of "cuda:N" (0 for "cuda"); anything else is an InvalidArgument error.
 absl::StatusOr<int> cudaOrdinal(std::string_view name);
 
-/// Whether `name` names the NVPTX simulation ("nvptx-sim", "nvptx-sim:sm_80";
-/// runtime/simt/SimtDevice.h).
+/// Whether `name` names the NVPTX simulation ("nvptx-sim", "nvptx-sim:sm_80",
+/// "nvptx-sim:sm_80:phases"; runtime/simt/SimtDevice.h).
 bool isNvptxSimulationName(std::string_view name);
-/// The preset an NVPTX simulation device simulates: after the colon, else
-/// kDefaultSimulatedTarget. Checked when the preset is resolved.
+/// The preset an NVPTX simulation device simulates: the part after a colon
+/// that is not kPhaseLaunches, else kDefaultSimulatedTarget. Checked when
+/// the preset is resolved.
 std::string simulatedNvidiaTarget(std::string_view name);
 inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
+/// Whether an NVPTX simulation device launches variants of several phases
+/// as their cooperative kernel (as a GPU that supports it does), unless its
+/// name ends in ":phases": then as a launch per phase (as one that does
+/// not), so that both kinds of kernel are checked.
+bool simulatesCooperativeLaunches(std::string_view name);
+inline constexpr const char *kPhaseLaunches = "phases";
 
 /// `target` is a preset name ("sm_90"), or "cuda" / "cuda:N" for the limits
 /// of CUDA device N (0 by default), queried through the driver. Errors say

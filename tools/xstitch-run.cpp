@@ -37,7 +37,7 @@ namespace xs {
 namespace {
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "ref|cpu|cuda[:N]|nvptx-sim[:sm_XX]|auto",
+    {"device", true, false, "ref|cpu|cuda[:N]|nvptx-sim[:sm_XX][:phases]|auto",
      "where to run: the reference interpreter, compiled CPU code, NVIDIA GPU N through the CUDA "
      "driver, the code generated for an NVIDIA GPU (sm_90 by default) simulated thread by thread "
      "on the CPU, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
@@ -223,7 +223,7 @@ absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
     return flag;
   }
   return absl::InvalidArgumentError(absl::StrCat(
-      "unknown device '", flag, "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX] and auto"));
+      "unknown device '", flag, "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX][:phases] and auto"));
 }
 
 // How to compile, from the flags.

@@ -30,6 +30,10 @@ struct CpuDeviceOptions {
   /// kNvptxBufferAlignment, KernelABI.h). Allocated buffers are always
   /// CachingAllocator::kAlignment aligned.
   int64_t inputAlignment = 1;
+  /// Launches of a variant with a cooperative kernel
+  /// (HostLaunchVariant::cooperative, the NVPTX simulation's) run it; false:
+  /// its phases, one round each.
+  bool cooperativeLaunches = true;
 };
 
 std::unique_ptr<Device> createCpuDevice(const CpuDeviceOptions &options);

@@ -78,7 +78,7 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
       CpuKernelFn cooperative = nullptr;
-      if (variant.cooperative) {
+      if (variant.cooperative && options.cooperativeLaunches) {
         absl::StatusOr<CpuKernelFn> fn =
             executable->object_->lookup(step.kernel, cooperativeSymbol(variant.symbol));
         if (!fn.ok())

@@ -26,7 +26,9 @@ inline bool cudaRequiredForTests() {
 
 inline const std::vector<std::string> &compiledTestDevices() {
   static const std::vector<std::string> *devices = [] {
-    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim"};
+    // The simulation twice: variants of several phases as cooperative
+    // kernels, and as a launch per phase.
+    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases"};
     if (std::string gpu = autoDevice(); gpu != "cpu")
       list->push_back(gpu);
     return list;
