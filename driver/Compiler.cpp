@@ -71,8 +71,7 @@ CompileCache &compileCache() {
 Device &cpuDevice(int threads, bool flushDenormals, bool simulation = false,
                   bool cooperative = true) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices =
-      new std::map<std::tuple<int, bool, bool, bool>, std::unique_ptr<Device>>();
+  static auto *devices = new std::map<std::tuple<int, bool, bool, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
   std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation, cooperative}];
   if (!device) {

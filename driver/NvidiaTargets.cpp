@@ -40,8 +40,7 @@ namespace {
 
 /// The parts of an NVPTX simulation device's name after its colons.
 std::vector<std::string> simulationNameParts(std::string_view name) {
-  std::vector<std::string> parts =
-      absl::StrSplit(absl::string_view(name.data(), name.size()), ':');
+  std::vector<std::string> parts = absl::StrSplit(absl::string_view(name.data(), name.size()), ':');
   parts.erase(parts.begin());
   return parts;
 }

@@ -222,8 +222,9 @@ absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
     XS_RETURN_IF_ERROR(nvidiaPreset(simulatedNvidiaTarget(flag)).status());
     return flag;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown device '", flag, "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX][:phases] and auto"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown device '", flag,
+                   "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX][:phases] and auto"));
 }
 
 // How to compile, from the flags.

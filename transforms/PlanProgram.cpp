@@ -280,9 +280,8 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
       lanes = std::max(lanes, group.mapping.lanes);
     int phases = static_cast<int>(v.phases.size());
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
-                                              phases, v.blocksPerTask,
-                                              blockBufferBytes(v, target_), lanes,
-                                              target_.gridBarrier && phases > 1});
+                                              phases, v.blocksPerTask, blockBufferBytes(v, target_),
+                                              lanes, target_.gridBarrier && phases > 1});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;

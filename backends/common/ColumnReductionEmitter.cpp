@@ -117,6 +117,44 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
   }
   // The accumulator of tile column c for this lane's row group.
   auto accumulatorAt = [&](llvm::Value *c) { return grouped ? b.CreateAdd(groupBase, c) : c; };
+  // GPUs, lanes not grouped: where a tile has a run of vectorWidth columns
+  // for every lane, each lane owns runs of adjacent columns instead (run r
+  // = lane, lane + lanes, ...), so that its loads of a row, and of its
+  // accumulators, merge into vectors; every loop over a tile's columns
+  // takes the same ones (no lane touches another's accumulators).
+  int64_t run = splitLanes && !grouped ? std::max<int64_t>(mapping.vectorWidth, 1) : 1;
+  llvm::Value *runs = nullptr; // the tile's choice, set per tile
+  auto ownedColumns = [&](llvm::Value *width, const char *name,
+                          const std::function<void(llvm::Value * c)> &body) {
+    auto columns = [&](llvm::Value *first, llvm::Value *step, int64_t adjacent) {
+      return emitStridedLoop(
+          b, first, width, step, {},
+          [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+            for (int64_t k = 0; k < adjacent; ++k)
+              body(k == 0 ? c
+                          : b.CreateAdd(c, b.getInt64(k), "run.col", /*HasNUW=*/true,
+                                        /*HasNSW=*/true));
+            return std::vector<llvm::Value *>{};
+          },
+          name);
+    };
+    if (run == 1)
+      return columns(firstColumn, columnStep, 1);
+    LoopResult scalar;
+    emitIfElseValues(
+        b, runs,
+        [&] {
+          columns(b.CreateMul(firstColumn, b.getInt64(run), "lane.run", /*HasNUW=*/true,
+                              /*HasNSW=*/true),
+                  b.CreateMul(columnStep, b.getInt64(run), "run.step"), run);
+          return std::vector<llvm::Value *>{};
+        },
+        [&] {
+          scalar = columns(firstColumn, columnStep, 1);
+          return std::vector<llvm::Value *>{};
+        });
+    return scalar;
+  };
   llvm::Value *tiles = b.CreateUDiv(
       b.CreateAdd(b.CreateSub(work.colEnd, work.colBegin), b.getInt64(tile - 1)), b.getInt64(tile));
   auto keptAt = [&](llvm::Value *col) {
@@ -131,20 +169,18 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
       [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
         llvm::Value *tileBegin = b.CreateAdd(work.colBegin, b.CreateMul(t, b.getInt64(tile)));
         llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(work.colEnd, tileBegin));
+        if (run > 1)
+          runs = b.CreateAnd(b.CreateICmpEQ(b.CreateURem(width, b.getInt64(run)), b.getInt64(0)),
+                             b.CreateICmpSGE(width, b.CreateMul(lanes, b.getInt64(run))), "runs");
         std::vector<std::vector<llvm::Value *>> init;
         for (const ColumnReduction &r : reductions)
           init.push_back(r.reduction->initial(b));
-        LoopResult initLoop = emitStridedLoop(
-            b, firstColumn, width, columnStep, {},
-            [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-              for (size_t i = 0; i < reductions.size(); ++i)
-                for (size_t s = 0; s < accumulators[i].size(); ++s)
-                  b.CreateStore(
-                      init[i][s],
-                      b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s], accumulatorAt(c)));
-              return std::vector<llvm::Value *>{};
-            },
-            "init");
+        LoopResult initLoop = ownedColumns(width, "init", [&](llvm::Value *c) {
+          for (size_t i = 0; i < reductions.size(); ++i)
+            for (size_t s = 0; s < accumulators[i].size(); ++s)
+              b.CreateStore(init[i][s], b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s],
+                                                            accumulatorAt(c)));
+        });
         ctx.target.annotateInnerLoop(initLoop.latch, initLoop.constantTrips);
         // `unroll` rows per column step load and store each accumulator once
         // and keep that many row streams in flight; the steps stay in row
@@ -156,42 +192,38 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
               [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
                     b.CreateAdd(firstRow, b.CreateMul(rowGroup, b.getInt64(unroll)));
-                LoopResult inner = emitStridedLoop(
-                    b, firstColumn, width, columnStep, {},
-                    [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-                      llvm::Value *col = b.CreateAdd(tileBegin, c);
-                      std::vector<llvm::Value *> kept = keptAt(col);
-                      for (size_t i = 0; i < reductions.size(); ++i) {
-                        const Reduction &reduction = *reductions[i].reduction;
-                        std::vector<llvm::Value *> addresses, state;
-                        for (size_t s = 0; s < accumulators[i].size(); ++s) {
-                          addresses.push_back(b.CreateInBoundsGEP(
-                              stateTypes[i][s], accumulators[i][s], accumulatorAt(c)));
-                          state.push_back(b.CreateLoad(stateTypes[i][s], addresses.back()));
-                        }
-                        // A widened sum adds the step's rows in the element
-                        // type first: one conversion and one wide add per step.
-                        llvm::Value *partial = nullptr;
-                        for (int64_t u = 0; u < unroll; ++u) {
-                          llvm::Value *row = b.CreateAdd(groupRow, b.getInt64(u));
-                          llvm::Value *value = reductions[i].load(row, col, kept);
-                          if (loadsStates)
-                            state = reduction.combine(b, state, value);
-                          else if (!reduction.widened())
-                            state = reduction.step(b, state, value, row);
-                          else
-                            partial = partial ? emitReduceStep(b, reduction.kind(),
-                                                               reduction.type(), partial, value)
-                                              : value;
-                        }
-                        if (partial)
-                          state = reduction.step(b, state, partial, groupRow);
-                        for (size_t s = 0; s < accumulators[i].size(); ++s)
-                          b.CreateStore(state[s], addresses[s]);
-                      }
-                      return std::vector<llvm::Value *>{};
-                    },
-                    "col");
+                LoopResult inner = ownedColumns(width, "col", [&](llvm::Value *c) {
+                  llvm::Value *col = b.CreateAdd(tileBegin, c);
+                  std::vector<llvm::Value *> kept = keptAt(col);
+                  for (size_t i = 0; i < reductions.size(); ++i) {
+                    const Reduction &reduction = *reductions[i].reduction;
+                    std::vector<llvm::Value *> addresses, state;
+                    for (size_t s = 0; s < accumulators[i].size(); ++s) {
+                      addresses.push_back(b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s],
+                                                              accumulatorAt(c)));
+                      state.push_back(b.CreateLoad(stateTypes[i][s], addresses.back()));
+                    }
+                    // A widened sum adds the step's rows in the element
+                    // type first: one conversion and one wide add per step.
+                    llvm::Value *partial = nullptr;
+                    for (int64_t u = 0; u < unroll; ++u) {
+                      llvm::Value *row = b.CreateAdd(groupRow, b.getInt64(u));
+                      llvm::Value *value = reductions[i].load(row, col, kept);
+                      if (loadsStates)
+                        state = reduction.combine(b, state, value);
+                      else if (!reduction.widened())
+                        state = reduction.step(b, state, value, row);
+                      else
+                        partial = partial ? emitReduceStep(b, reduction.kind(), reduction.type(),
+                                                           partial, value)
+                                          : value;
+                    }
+                    if (partial)
+                      state = reduction.step(b, state, partial, groupRow);
+                    for (size_t s = 0; s < accumulators[i].size(); ++s)
+                      b.CreateStore(state[s], addresses[s]);
+                  }
+                });
                 ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
                 return std::vector<llvm::Value *>{};
               },
@@ -215,17 +247,13 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
         };
         // Grouped: the block's lanes take the tile's columns, each merging
         // the groups' states in group order.
-        LoopResult store = emitStridedLoop(
-            b, grouped ? ctx.target.laneId(b) : firstColumn, width, grouped ? lanes : columnStep,
-            {},
-            [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-              llvm::Value *col = b.CreateAdd(tileBegin, c);
-              std::vector<llvm::Value *> kept = keptAt(col);
-              for (size_t i = 0; i < reductions.size(); ++i) {
-                std::vector<llvm::Value *> state = loadState(i, c);
-                if (grouped)
-                  state =
-                      emitLoop(
+        auto finishColumn = [&](llvm::Value *c) {
+          llvm::Value *col = b.CreateAdd(tileBegin, c);
+          std::vector<llvm::Value *> kept = keptAt(col);
+          for (size_t i = 0; i < reductions.size(); ++i) {
+            std::vector<llvm::Value *> state = loadState(i, c);
+            if (grouped)
+              state = emitLoop(
                           b, b.getInt64(1), rowGroups, state,
                           [&](llvm::Value *g, llvm::ArrayRef<llvm::Value *> merged) {
                             llvm::Value *slot = b.CreateAdd(b.CreateMul(g, b.getInt64(tile)), c);
@@ -233,11 +261,17 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
                           },
                           "groups")
                           .carried;
-                reductions[i].finish(col, kept, state);
-              }
-              return std::vector<llvm::Value *>{};
-            },
-            "store");
+            reductions[i].finish(col, kept, state);
+          }
+        };
+        LoopResult store = grouped ? emitStridedLoop(
+                                         b, ctx.target.laneId(b), width, lanes, {},
+                                         [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                                           finishColumn(c);
+                                           return std::vector<llvm::Value *>{};
+                                         },
+                                         "store")
+                                   : ownedColumns(width, "store", finishColumn);
         ctx.target.annotateInnerLoop(store.latch, store.constantTrips);
         // The next tile's initialization overwrites what other lanes read.
         if (grouped)

@@ -64,9 +64,8 @@ LoopResult emitBlockRows(
 }
 
 LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vectorWidth,
-                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin,
-                          llvm::Value *end, llvm::ArrayRef<llvm::Value *> initial,
-                          const RowColumnBody &body) {
+                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin, llvm::Value *end,
+                          llvm::ArrayRef<llvm::Value *> initial, const RowColumnBody &body) {
   llvm::IRBuilder<> &b = ctx.b;
   auto columns = [&](llvm::Value *rowStart, llvm::Value *first, llvm::Value *step) {
     return emitStridedLoop(
@@ -88,8 +87,8 @@ LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vec
   // Runs of V: the strip's bounds and the row's start are multiples of V,
   // and the lanes have V columns each at least (fewer would leave lanes idle
   // that one column each keeps busy).
-  llvm::Value *misaligned = b.CreateAnd(b.CreateOr(b.CreateOr(cols, begin), end),
-                                        b.getInt64(vectorWidth - 1));
+  llvm::Value *misaligned =
+      b.CreateAnd(b.CreateOr(b.CreateOr(cols, begin), end), b.getInt64(vectorWidth - 1));
   llvm::Value *runStep = b.CreateMul(lanes.width, b.getInt64(vectorWidth), "run.step");
   llvm::Value *runs = b.CreateAnd(b.CreateICmpEQ(misaligned, b.getInt64(0)),
                                   b.CreateICmpSGE(b.CreateSub(end, begin), runStep), "runs");
@@ -103,11 +102,11 @@ LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vec
         llvm::Value *mask = b.getInt64(-vectorWidth);
         llvm::Value *rowStart = b.CreateMul(row, b.CreateAnd(cols, mask, "cols.runs"), "",
                                             /*HasNUW=*/true, /*HasNSW=*/true);
-        llvm::Value *first = b.CreateAdd(
-            b.CreateAnd(begin, mask),
-            b.CreateMul(lanes.lane, b.getInt64(vectorWidth), "", /*HasNUW=*/true,
-                        /*HasNSW=*/true),
-            "lane.run");
+        llvm::Value *first =
+            b.CreateAdd(b.CreateAnd(begin, mask),
+                        b.CreateMul(lanes.lane, b.getInt64(vectorWidth), "", /*HasNUW=*/true,
+                                    /*HasNSW=*/true),
+                        "lane.run");
         return emitStridedLoop(
                    b, first, end, runStep, initial,
                    [&](llvm::Value *run, llvm::ArrayRef<llvm::Value *> carried) {

@@ -112,9 +112,8 @@ using RowColumnBody = std::function<std::vector<llvm::Value *>(
 /// multiples of V at its start: its loads and stores of global memory merge
 /// into vector accesses (128 bits on NVIDIA, ThreadMapping::vectorWidth).
 LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vectorWidth,
-                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin,
-                          llvm::Value *end, llvm::ArrayRef<llvm::Value *> initial,
-                          const RowColumnBody &body);
+                          llvm::Value *row, llvm::Value *cols, llvm::Value *begin, llvm::Value *end,
+                          llvm::ArrayRef<llvm::Value *> initial, const RowColumnBody &body);
 
 /// Merges a row's lane states over its row group (RowLanes): the block, a
 /// warp, or nothing (one lane per row, or the CPU).

@@ -78,9 +78,10 @@ llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
   llvm::LoadInst *pointer =
       b.CreateLoad(global, b.CreateConstInBoundsGEP1_64(b.getPtrTy(), kernel_->getArg(0), index),
                    "buffer" + std::to_string(index));
-  pointer->setMetadata(llvm::LLVMContext::MD_align,
-                       llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(b.getInt64(
-                                                      static_cast<uint64_t>(kNvptxBufferAlignment)))));
+  pointer->setMetadata(
+      llvm::LLVMContext::MD_align,
+      llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(
+                                     b.getInt64(static_cast<uint64_t>(kNvptxBufferAlignment)))));
   return b.CreateAddrSpaceCast(pointer, b.getPtrTy());
 }
 
@@ -140,19 +141,17 @@ llvm::Function *NvptxTarget::gridBarrierFunction(llvm::Module &module) {
   // start as any value every block sees (the runtime zeroes it).
   llvm::IRBuilder<> b(entry);
   emitBlockBarrier(b);
-  b.CreateCondBr(b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x),
-                                b.getInt64(0)),
+  b.CreateCondBr(b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x), b.getInt64(0)),
                  leader, done);
 
   b.SetInsertPoint(leader);
-  llvm::Value *word =
-      b.CreateLoad(llvm::PointerType::get(context, kGlobalSpace),
-                   b.CreateInBoundsGEP(b.getPtrTy(), function->getArg(0), function->getArg(1)),
-                   "barrier.word");
-  llvm::Value *blocks = b.CreateTrunc(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
-                                      b.getInt32Ty());
-  llvm::Value *first = b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
-                                      b.getInt64(0));
+  llvm::Value *word = b.CreateLoad(
+      llvm::PointerType::get(context, kGlobalSpace),
+      b.CreateInBoundsGEP(b.getPtrTy(), function->getArg(0), function->getArg(1)), "barrier.word");
+  llvm::Value *blocks =
+      b.CreateTrunc(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x), b.getInt32Ty());
+  llvm::Value *first =
+      b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x), b.getInt64(0));
   llvm::Value *add = b.CreateSelect(
       first, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))),
       b.getInt32(1), "barrier.add");

@@ -59,7 +59,7 @@ private:
   std::shared_ptr<tbb::task_arena> arena_;
   bool flushDenormals_ = true;
   std::string deviceName_;
-  int64_t inputAlignment_ = 1; // CpuDeviceOptions::inputAlignment
+  int64_t inputAlignment_ = 1;      // CpuDeviceOptions::inputAlignment
   int64_t streamingStoreBytes_ = 0; // CompiledProgram::streamingStoreBytes
 };
 

@@ -324,14 +324,13 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
     if (perSM > 0) {
       // Every block launched stays resident, so the grid barrier holds;
       // the kernel strides over the grid's blocks.
-      int64_t blocks =
-          std::min(grid, static_cast<int64_t>(perSM) * ctx.info().multiprocessors);
+      int64_t blocks = std::min(grid, static_cast<int64_t>(perSM) * ctx.info().multiprocessors);
       int64_t blockBegin = 0;
       void *params[] = {&buffers, &dims, &blockBegin};
       return ctx.check(ctx.driver().cuLaunchCooperativeKernel(
                            cooperative.function, static_cast<unsigned>(blocks), 1, 1,
-                           static_cast<unsigned>(lanes), 1, 1,
-                           static_cast<unsigned>(dynamicShared), call.stream->get(), params),
+                           static_cast<unsigned>(lanes), 1, 1, static_cast<unsigned>(dynamicShared),
+                           call.stream->get(), params),
                        strCat("cuLaunchCooperativeKernel (", step.kernel, ")"));
     }
   }

@@ -48,9 +48,10 @@ public:
       : laneCount_(lanes), sharedCapacity_(sharedCapacity), resident_(resident),
         lanes_(static_cast<size_t>(lanes * resident)),
         stacks_(new char[kLaneStackBytes * static_cast<size_t>(lanes * resident)]),
-        shared_(static_cast<char *>(std::aligned_alloc(
-                    kSharedAlignment, sharedStride(sharedCapacity) * static_cast<size_t>(resident))),
-                &std::free) {}
+        shared_(
+            static_cast<char *>(std::aligned_alloc(
+                kSharedAlignment, sharedStride(sharedCapacity) * static_cast<size_t>(resident))),
+            &std::free) {}
 
   bool fits(int64_t lanes, int64_t sharedBytes, int64_t resident) const {
     return lanes == laneCount_ && sharedBytes <= sharedCapacity_ && resident == resident_;
@@ -305,8 +306,8 @@ private:
   std::unique_ptr<char, decltype(&std::free)> shared_;
   ucontext_t scheduler_{};
   size_t current_ = 0;
-  size_t active_ = 0;  // lanes of the blocks running now
-  int64_t first_ = 0;  // ctaid.x of the first of them
+  size_t active_ = 0; // lanes of the blocks running now
+  int64_t first_ = 0; // ctaid.x of the first of them
   SimtLaneFn fn_ = nullptr;
   void *const *buffers_ = nullptr;
   const int64_t *dims_ = nullptr;

@@ -181,8 +181,8 @@ CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigne
   gpu->launches.push_back(std::move(launch));
   return 0;
 }
-CUresult fakeCooperativeLaunch(CUfunction function, unsigned gridX, unsigned gridY,
-                               unsigned gridZ, unsigned blockX, unsigned blockY, unsigned blockZ,
+CUresult fakeCooperativeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
+                               unsigned blockX, unsigned blockY, unsigned blockZ,
                                unsigned sharedBytes, CUstream stream, void **params) {
   CUresult result = fakeLaunch(function, gridX, gridY, gridZ, blockX, blockY, blockZ, sharedBytes,
                                stream, params, nullptr);

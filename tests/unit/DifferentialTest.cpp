@@ -282,7 +282,7 @@ void PrintTo(const OpCase &c, std::ostream *os) { *os << c.name; }
 // vector width, and rows long enough and aligned for GPU lanes to take runs
 // of a 128-bit vector's elements (emitRowColumns).
 const std::vector<DimBindings> kDimSets = {
-    {{"N", 1}, {"M", 1}},    {{"N", 7}, {"M", 13}},    {{"N", 13}, {"M", 1}},
+    {{"N", 1}, {"M", 1}},    {{"N", 7}, {"M", 13}},   {{"N", 13}, {"M", 1}},
     {{"N", 3}, {"M", 1003}}, {{"N", 1003}, {"M", 5}}, {{"N", 5}, {"M", 1024}},
 };
 

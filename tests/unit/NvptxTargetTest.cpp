@@ -76,16 +76,15 @@ std::unique_ptr<llvm::Module> cooperativeKernel(llvm::LLVMContext &context, Nvpt
   llvm::Value *out = target.bufferArg(b, 0);
   llvm::Value *grid = target.dimArg(b, 0);
   llvm::Type *i64 = b.getInt64Ty();
-  target.emitGridStrideLoop(b, grid, [&](llvm::Value *block) {
-    b.CreateStore(block, b.CreateGEP(i64, out, block));
-  });
+  target.emitGridStrideLoop(
+      b, grid, [&](llvm::Value *block) { b.CreateStore(block, b.CreateGEP(i64, out, block)); });
   target.emitGridBarrier(b, 1);
   target.emitGridStrideLoop(b, grid, [&](llvm::Value *block) {
     llvm::Value *mirror = b.CreateSub(b.CreateSub(grid, b.getInt64(1)), block);
     llvm::Value *slot = b.CreateGEP(i64, out, block);
-    b.CreateStore(b.CreateAdd(b.CreateLoad(i64, slot),
-                              b.CreateLoad(i64, b.CreateGEP(i64, out, mirror))),
-                  slot);
+    b.CreateStore(
+        b.CreateAdd(b.CreateLoad(i64, slot), b.CreateLoad(i64, b.CreateGEP(i64, out, mirror))),
+        slot);
   });
   b.CreateRetVoid();
   return module;

@@ -369,9 +369,10 @@ public:
   }
   void emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) override {
     llvm::Module *module = b.GetInsertBlock()->getModule();
-    b.CreateCall(module->getOrInsertFunction(
-                     "grid.barrier", llvm::FunctionType::get(b.getVoidTy(), {b.getInt64Ty()}, false)),
-                 {b.getInt64(barrierArg)});
+    b.CreateCall(
+        module->getOrInsertFunction(
+            "grid.barrier", llvm::FunctionType::get(b.getVoidTy(), {b.getInt64Ty()}, false)),
+        {b.getInt64(barrierArg)});
   }
 };
 
