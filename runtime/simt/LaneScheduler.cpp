@@ -28,7 +28,6 @@ enum class LaneState { Ready, AtBarrier, AtShuffle, AtGridBarrier, Done };
 
 struct Lane {
   SimtLaneContext context{};
-  int64_t slot = 0; // the block's place among those resident together
   ucontext_t coroutine{};
   LaneState state = LaneState::Ready;
   int32_t shuffleValue = 0;
@@ -84,9 +83,9 @@ private:
   }
 
   /// Blocks first, first + 1, ... (`blocks` of them, as many as are
-  /// resident at most) run together; ctaid.x counts from `first` and
-  /// nctaid.x is `blocks` when they form the grid (first == 0), else 1 per
-  /// block run alone.
+  /// resident at most) run together, each in its slot of the scheduler's
+  /// threads and shared memory; ctaid.x counts from `first`, nctaid.x is
+  /// `blocks` (only cooperative kernels read it).
   void runTogether(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t first,
                    int64_t blocks, int64_t sharedBytes) {
     fn_ = fn;
@@ -103,7 +102,6 @@ private:
     for (size_t i = 0; i < active_; ++i) {
       Lane &lane = lanes_[i];
       int64_t slot = static_cast<int64_t>(i) / laneCount_;
-      lane.slot = slot;
       lane.context = SimtLaneContext{static_cast<int64_t>(i) % laneCount_,
                                      laneCount_,
                                      first + slot,
