@@ -237,9 +237,11 @@ bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
   if (mainMapping.rowsPerBlock < kMinSplitRows || op.info().rule == TypeRule::ArgReduce)
     return false;
   MappingShape shape = classifyMapping(op);
+  // Only a column reduction splits; other dominants may have no operand.
+  if (shape.kind != MappingKind::ColumnReduce)
+    return false;
   const std::vector<DimExpr> &in = op.operand(0)->type().shape();
-  if (shape.kind != MappingKind::ColumnReduce || prefixOf(in, rows.size()) != rows ||
-      dimProduct(suffixFrom(in, rows.size())) != shape.cols)
+  if (prefixOf(in, rows.size()) != rows || dimProduct(suffixFrom(in, rows.size())) != shape.cols)
     return false;
   for (const GroupInputs &other : inputs_)
     if (std::find(other.reads.begin(), other.reads.end(), static_cast<int>(g)) != other.reads.end())
