@@ -123,17 +123,14 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
   // accumulators, merge into vectors; every loop over a tile's columns
   // takes the same ones (no lane touches another's accumulators).
   int64_t run = splitLanes && !grouped ? std::max<int64_t>(mapping.vectorWidth, 1) : 1;
-  llvm::Value *runs = nullptr; // the tile's choice, set per tile
-  auto ownedColumns = [&](llvm::Value *width, const char *name,
+  // `runs`: whether the tile takes them (null when run is 1).
+  auto ownedColumns = [&](llvm::Value *width, llvm::Value *runs, const char *name,
                           const std::function<void(llvm::Value * c)> &body) {
     auto columns = [&](llvm::Value *first, llvm::Value *step, int64_t adjacent) {
-      return emitStridedLoop(
-          b, first, width, step, {},
+      return emitStridedRuns(
+          b, first, width, step, adjacent, {},
           [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-            for (int64_t k = 0; k < adjacent; ++k)
-              body(k == 0 ? c
-                          : b.CreateAdd(c, b.getInt64(k), "run.col", /*HasNUW=*/true,
-                                        /*HasNSW=*/true));
+            body(c);
             return std::vector<llvm::Value *>{};
           },
           name);
@@ -169,13 +166,15 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
       [&](llvm::Value *t, llvm::ArrayRef<llvm::Value *>) {
         llvm::Value *tileBegin = b.CreateAdd(work.colBegin, b.CreateMul(t, b.getInt64(tile)));
         llvm::Value *width = emitMin(b, b.getInt64(tile), b.CreateSub(work.colEnd, tileBegin));
-        if (run > 1)
-          runs = b.CreateAnd(b.CreateICmpEQ(b.CreateURem(width, b.getInt64(run)), b.getInt64(0)),
-                             b.CreateICmpSGE(width, b.CreateMul(lanes, b.getInt64(run))), "runs");
+        llvm::Value *runs =
+            run == 1
+                ? nullptr
+                : b.CreateAnd(b.CreateICmpEQ(b.CreateURem(width, b.getInt64(run)), b.getInt64(0)),
+                              b.CreateICmpSGE(width, b.CreateMul(lanes, b.getInt64(run))), "runs");
         std::vector<std::vector<llvm::Value *>> init;
         for (const ColumnReduction &r : reductions)
           init.push_back(r.reduction->initial(b));
-        LoopResult initLoop = ownedColumns(width, "init", [&](llvm::Value *c) {
+        LoopResult initLoop = ownedColumns(width, runs, "init", [&](llvm::Value *c) {
           for (size_t i = 0; i < reductions.size(); ++i)
             for (size_t s = 0; s < accumulators[i].size(); ++s)
               b.CreateStore(init[i][s], b.CreateInBoundsGEP(stateTypes[i][s], accumulators[i][s],
@@ -192,7 +191,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
               [&](llvm::Value *rowGroup, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *groupRow =
                     b.CreateAdd(firstRow, b.CreateMul(rowGroup, b.getInt64(unroll)));
-                LoopResult inner = ownedColumns(width, "col", [&](llvm::Value *c) {
+                LoopResult inner = ownedColumns(width, runs, "col", [&](llvm::Value *c) {
                   llvm::Value *col = b.CreateAdd(tileBegin, c);
                   std::vector<llvm::Value *> kept = keptAt(col);
                   for (size_t i = 0; i < reductions.size(); ++i) {
@@ -271,7 +270,7 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
                                            return std::vector<llvm::Value *>{};
                                          },
                                          "store")
-                                   : ownedColumns(width, "store", finishColumn);
+                                   : ownedColumns(width, runs, "store", finishColumn);
         ctx.target.annotateInnerLoop(store.latch, store.constantTrips);
         // The next tile's initialization overwrites what other lanes read.
         if (grouped)

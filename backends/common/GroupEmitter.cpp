@@ -107,16 +107,10 @@ LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vec
                         b.CreateMul(lanes.lane, b.getInt64(vectorWidth), "", /*HasNUW=*/true,
                                     /*HasNSW=*/true),
                         "lane.run");
-        return emitStridedLoop(
-                   b, first, end, runStep, initial,
-                   [&](llvm::Value *run, llvm::ArrayRef<llvm::Value *> carried) {
-                     std::vector<llvm::Value *> state = carried.vec();
-                     for (int64_t k = 0; k < vectorWidth; ++k)
-                       state = body(k == 0 ? run
-                                           : b.CreateAdd(run, b.getInt64(k), "run.col",
-                                                         /*HasNUW=*/true, /*HasNSW=*/true),
-                                    rowStart, state);
-                     return state;
+        return emitStridedRuns(
+                   b, first, end, runStep, vectorWidth, initial,
+                   [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> carried) {
+                     return body(col, rowStart, carried);
                    },
                    "run")
             .carried;

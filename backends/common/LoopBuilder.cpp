@@ -59,6 +59,26 @@ LoopResult emitStridedLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value
   return result;
 }
 
+LoopResult emitStridedRuns(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                           llvm::Value *step, int64_t adjacent,
+                           llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body,
+                           const char *name) {
+  if (adjacent <= 1)
+    return emitStridedLoop(b, begin, end, step, initial, body, name);
+  return emitStridedLoop(
+      b, begin, end, step, initial,
+      [&](llvm::Value *first, llvm::ArrayRef<llvm::Value *> carried) {
+        std::vector<llvm::Value *> state = carried.vec();
+        for (int64_t k = 0; k < adjacent; ++k)
+          state = body(k == 0 ? first
+                              : b.CreateAdd(first, b.getInt64(k), "run.col", /*HasNUW=*/true,
+                                            /*HasNSW=*/true),
+                       state);
+        return state;
+      },
+      name);
+}
+
 llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
                         const std::function<llvm::Value *()> &thenValue,
                         const std::function<llvm::Value *()> &elseValue) {

@@ -38,6 +38,15 @@ LoopResult emitStridedLoop(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value
                            llvm::Value *step, llvm::ArrayRef<llvm::Value *> initial,
                            const LoopBody &body, const char *name = "loop");
 
+/// The same loop whose each iteration i covers the `adjacent` indices i,
+/// i + 1, ..., i + adjacent - 1: `body` is called for each in order,
+/// unrolled, threading the carried values (a lane's run of adjacent
+/// elements; `adjacent` 1 is emitStridedLoop).
+LoopResult emitStridedRuns(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end,
+                           llvm::Value *step, int64_t adjacent,
+                           llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body,
+                           const char *name = "loop");
+
 /// Emits `cond ? thenValue() : elseValue()` with branches, so that code in
 /// the untaken arm (a load that would be out of bounds) never runs. Each arm
 /// returns a value of the same type.
