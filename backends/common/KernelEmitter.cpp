@@ -12,7 +12,6 @@
 #include "backends/common/KernelEmitter.h"
 
 #include <algorithm>
-#include <cassert>
 
 #include "absl/container/flat_hash_map.h"
 #include "backends/common/BufferAliasing.h"

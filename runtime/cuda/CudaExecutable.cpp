@@ -224,7 +224,6 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
     if (plan_.steps[i].kind != HostStep::Kind::Launch)
       continue;
     call.stepTableOffset[i] = static_cast<int64_t>(table.size() * sizeof(uint64_t));
-
     for (int b : plan_.steps[i].buffers) {
       CUdeviceptr data = call.data[static_cast<size_t>(b)];
       // The allocator's blocks and the arena's slots keep the alignment the
@@ -314,13 +313,11 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   // needs its own only).
   if (cooperative.function != nullptr && ctx.info().cooperativeLaunch &&
       shared <= ctx.info().sharedBytesPerBlockOptIn - cooperative.staticSharedBytes) {
-    int64_t dynamicShared = shared;
     int perSM = 0;
-    XS_RETURN_IF_ERROR(
-        ctx.check(ctx.driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-                      &perSM, cooperative.function, static_cast<int>(lanes),
-                      static_cast<size_t>(dynamicShared)),
-                  strCat("cuOccupancyMaxActiveBlocksPerMultiprocessor (", step.kernel, ")")));
+    XS_RETURN_IF_ERROR(ctx.check(
+        ctx.driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            &perSM, cooperative.function, static_cast<int>(lanes), static_cast<size_t>(shared)),
+        strCat("cuOccupancyMaxActiveBlocksPerMultiprocessor (", step.kernel, ")")));
     if (perSM > 0) {
       // Every block launched stays resident, so the grid barrier holds;
       // the kernel strides over the grid's blocks.
@@ -329,7 +326,7 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
       void *params[] = {&buffers, &dims, &blockBegin};
       return ctx.check(ctx.driver().cuLaunchCooperativeKernel(
                            cooperative.function, static_cast<unsigned>(blocks), 1, 1,
-                           static_cast<unsigned>(lanes), 1, 1, static_cast<unsigned>(dynamicShared),
+                           static_cast<unsigned>(lanes), 1, 1, static_cast<unsigned>(shared),
                            call.stream->get(), params),
                        strCat("cuLaunchCooperativeKernel (", step.kernel, ")"));
     }
