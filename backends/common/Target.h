@@ -116,11 +116,13 @@ inline bool isSingleLane(llvm::Value *laneCount) {
   return constant && constant->isOne();
 }
 
-/// Element `index` of a kernel's buffers array (KernelABI.h): a pointer.
-inline llvm::Value *loadBufferPointer(llvm::IRBuilder<> &b, llvm::Value *buffers, int index) {
+/// Element `index` of a kernel's buffers array (KernelABI.h): a pointer,
+/// loaded as `pointerType` (null: a generic pointer).
+inline llvm::LoadInst *loadBufferPointer(llvm::IRBuilder<> &b, llvm::Value *buffers, int index,
+                                         llvm::Type *pointerType = nullptr) {
   llvm::Type *ptr = b.getPtrTy();
   llvm::Value *slot = b.CreateConstInBoundsGEP1_64(ptr, buffers, index);
-  return b.CreateLoad(ptr, slot, "buffer" + std::to_string(index));
+  return b.CreateLoad(pointerType ? pointerType : ptr, slot, "buffer" + std::to_string(index));
 }
 
 /// Element `index` of a kernel's dims array (KernelABI.h): an i64.

@@ -74,10 +74,8 @@ llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
   // Address-space inference then turns their accesses into ld.global and
   // st.global, and runs of elements at aligned positions into vectors.
   llvm::LLVMContext &context = b.getContext();
-  llvm::Type *global = llvm::PointerType::get(context, kGlobalSpace);
-  llvm::LoadInst *pointer =
-      b.CreateLoad(global, b.CreateConstInBoundsGEP1_64(b.getPtrTy(), kernel_->getArg(0), index),
-                   "buffer" + std::to_string(index));
+  llvm::LoadInst *pointer = loadBufferPointer(b, kernel_->getArg(0), index,
+                                              llvm::PointerType::get(context, kGlobalSpace));
   pointer->setMetadata(
       llvm::LLVMContext::MD_align,
       llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(
