@@ -30,10 +30,10 @@ absl::Status checkDevice(const CompileOptions &options) {
   if (isCudaDeviceName(options.device))
     return cudaOrdinal(options.device).status();
   if (isNvptxSimulationName(options.device))
-    return nvidiaPreset(simulatedNvidiaTarget(options.device)).status();
+    return checkNvptxSimulationName(options.device);
   return absl::InvalidArgumentError(absl::StrCat("device '", options.device,
                                                  "' is not supported; devices are cpu, "
-                                                 "cuda[:N] and nvptx-sim[:sm_XX]"));
+                                                 "cuda[:N] and nvptx-sim[:sm_XX][:phases]"));
 }
 
 X86Options x86Options(const CompileOptions &options) {

@@ -54,6 +54,17 @@ std::string simulatedNvidiaTarget(std::string_view name) {
   return kDefaultSimulatedTarget;
 }
 
+absl::Status checkNvptxSimulationName(std::string_view name) {
+  int presets = 0, phases = 0;
+  for (const std::string &part : simulationNameParts(name))
+    ++(part == kPhaseLaunches ? phases : presets);
+  if (presets > 1 || phases > 1)
+    return absl::InvalidArgumentError(strCat(
+        "'", name, "' is not an NVPTX simulation device: write nvptx-sim[:sm_XX][:", kPhaseLaunches,
+        "]"));
+  return nvidiaPreset(simulatedNvidiaTarget(name)).status();
+}
+
 bool simulatesCooperativeLaunches(std::string_view name) {
   std::vector<std::string> parts = simulationNameParts(name);
   return std::find(parts.begin(), parts.end(), kPhaseLaunches) == parts.end();

@@ -36,6 +36,10 @@ inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
 /// not), so that both kinds of kernel are checked.
 bool simulatesCooperativeLaunches(std::string_view name);
 inline constexpr const char *kPhaseLaunches = "phases";
+/// Checks an NVPTX simulation device's name: at most one preset (a known
+/// one) and ":phases" at most once; anything else is an InvalidArgument
+/// error saying how the name is written.
+absl::Status checkNvptxSimulationName(std::string_view name);
 
 /// `target` is a preset name ("sm_90"), or "cuda" / "cuda:N" for the limits
 /// of CUDA device N (0 by default), queried through the driver. Errors say

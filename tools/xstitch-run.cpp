@@ -219,7 +219,7 @@ absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
     return absl::StrCat("cuda:", ordinal);
   }
   if (isNvptxSimulationName(flag)) {
-    XS_RETURN_IF_ERROR(nvidiaPreset(simulatedNvidiaTarget(flag)).status());
+    XS_RETURN_IF_ERROR(checkNvptxSimulationName(flag));
     return flag;
   }
   return absl::InvalidArgumentError(
