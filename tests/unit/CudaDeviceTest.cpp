@@ -393,18 +393,16 @@ TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
   ASSERT_TRUE(executable.ok()) << executable.status();
   const int64_t columns = 4325376;
   std::vector<float> x(static_cast<size_t>(columns), 0.5f);
-  uint32_t wordAtLaunch = 1;
-  size_t barrierArg = 0;
   const HostStep &step = (*executable)->plan().steps.at(0);
+  // Statics: the kernel effect is a plain function.
+  static size_t barrierArg;
+  static uint32_t wordAtLaunch;
   barrierArg = step.buffers.size();
-  static size_t *slot = nullptr;
-  static uint32_t *seen = nullptr;
-  slot = &barrierArg;
-  seen = &wordAtLaunch;
+  wordAtLaunch = 1;
   state_.kernelEffect = [](const RecordedLaunch &launch) {
-    const uint64_t word = launch.table[*slot];
+    const uint64_t word = launch.table[barrierArg];
     EXPECT_EQ(word % 4, 0u);
-    *seen = *reinterpret_cast<const uint32_t *>(word);
+    wordAtLaunch = *reinterpret_cast<const uint32_t *>(word);
   };
   absl::StatusOr<std::vector<Tensor>> outputs =
       (*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}});
