@@ -1,5 +1,6 @@
 #include "driver/Compiler.h"
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <mutex>
@@ -63,6 +64,16 @@ std::string cacheKeyText(const Function &function, const CompileOptions &options
 CompileCache &compileCache() {
   static CompileCache *cache = new CompileCache();
   return *cache;
+}
+
+// CompilerCounters, process-wide.
+std::atomic<int64_t> &compilations() {
+  static std::atomic<int64_t> count{0};
+  return count;
+}
+std::atomic<int64_t> &cacheHits() {
+  static std::atomic<int64_t> count{0};
+  return count;
 }
 
 // One CPU device per worker-thread count and float mode, shared by every
@@ -179,18 +190,29 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
 
 absl::StatusOr<std::shared_ptr<Executable>>
 compileFunction(const Function &function, const CompileOptions &options, CompileInfo *info) {
+  return compileFunction(function, options, compileCache(), info);
+}
+
+absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &function,
+                                                            const CompileOptions &options,
+                                                            CompileCache &cache,
+                                                            CompileInfo *info) {
   if (absl::Status s = checkDevice(options); !s.ok())
     return s;
   auto start = std::chrono::steady_clock::now();
   bool hit = false;
   CompileInfo stages;
+  auto compile = [&] {
+    compilations().fetch_add(1, std::memory_order_relaxed);
+    return compileUncached(function, options, stages);
+  };
   absl::StatusOr<std::shared_ptr<Executable>> executable =
-      options.useCache ? compileCache().getOrCompile(
-                             cacheKeyText(function, options),
-                             [&] { return compileUncached(function, options, stages); }, &hit)
-                       : compileUncached(function, options, stages);
+      options.useCache ? cache.getOrCompile(cacheKeyText(function, options), compile, &hit)
+                       : compile();
   if (!executable.ok())
     return executable.status();
+  if (hit)
+    cacheHits().fetch_add(1, std::memory_order_relaxed);
   if (info) {
     info->compileSeconds = secondsSince(start);
     info->cacheHit = hit;
@@ -203,6 +225,13 @@ compileFunction(const Function &function, const CompileOptions &options, Compile
         info->kernels.push_back(step.kernel);
   }
   return executable;
+}
+
+CompilerCounters compilerCounters() {
+  CompilerCounters counters;
+  counters.compilations = compilations().load(std::memory_order_relaxed);
+  counters.cacheHits = cacheHits().load(std::memory_order_relaxed);
+  return counters;
 }
 
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {

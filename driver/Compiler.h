@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "driver/CompileCache.h"
 #include "ir/IR.h"
 #include "runtime/Executable.h"
 #include "transforms/PlanProgram.h"
@@ -64,10 +65,23 @@ struct CompileInfo {
 
 /// Compiles `function` (already canonicalized by the default pipeline; see
 /// transforms/Pass.h) and loads it. Thread-safe; repeated calls with the same
-/// canonical IR and options return the cached Executable.
+/// canonical IR and options return the cached Executable (the process's
+/// cache).
 absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &function,
                                                             const CompileOptions &options,
                                                             CompileInfo *info = nullptr);
+/// The same with the executables kept in `cache` (a C API context's).
+absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &function,
+                                                            const CompileOptions &options,
+                                                            CompileCache &cache,
+                                                            CompileInfo *info = nullptr);
+
+/// What the compile driver did in this process, over every cache.
+struct CompilerCounters {
+  int64_t compilations = 0; // functions compiled (cache misses and uncached compiles)
+  int64_t cacheHits = 0;    // compileFunction calls a cache answered
+};
+CompilerCounters compilerCounters();
 
 /// The plans `compileFunction` would build (for --emit and reports).
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options);

@@ -35,6 +35,8 @@ public:
   void *data() { return view_.data; }
   const void *data() const { return view_.data; }
   const TensorView &view() const { return view_; }
+  /// The memory, shared with whoever else holds it (the C API hands it out).
+  const std::shared_ptr<void> &storage() const { return storage_; }
 
 private:
   std::shared_ptr<void> storage_;

@@ -13,6 +13,8 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler libdlpack-dev
   graphviz                              # dot: renders xstitch-run --explain=dot
   python3-onnx                          # writes the ONNX models of bench/peers
+  python3-numpy python3-torch           # the Python binding's tests: PyTorch exports and tensors
+  pkgconf                               # the installed package's pkg-config test
 )
 
 missing=()

@@ -14,6 +14,7 @@
 #include "absl/strings/str_join.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "driver/Compiler.h"
+#include "driver/DeviceNames.h"
 #include "driver/NvidiaTargets.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
@@ -208,25 +209,6 @@ std::string deviceFlag(const ParsedArgs &args) {
   return args.get("device", fromEnvironment && *fromEnvironment ? fromEnvironment : "auto");
 }
 
-// The device a --device value means: auto picks a GPU when one is present.
-absl::StatusOr<std::string> resolveDeviceFlag(const std::string &flag) {
-  if (flag == "auto")
-    return autoDevice();
-  if (flag == "ref" || flag == "cpu")
-    return flag;
-  if (isCudaDeviceName(flag)) {
-    XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(flag));
-    return absl::StrCat("cuda:", ordinal);
-  }
-  if (isNvptxSimulationName(flag)) {
-    XS_RETURN_IF_ERROR(checkNvptxSimulationName(flag));
-    return flag;
-  }
-  return absl::InvalidArgumentError(
-      absl::StrCat("unknown device '", flag,
-                   "'; devices are ref, cpu, cuda[:N], nvptx-sim[:sm_XX][:phases] and auto"));
-}
-
 // How to compile, from the flags.
 absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   CompileOptions options;
@@ -406,7 +388,8 @@ int run(int argc, char **argv) {
   if (args->has("conformance")) {
     ConformanceOptions options;
     options.dir = args->get("conformance");
-    absl::StatusOr<std::string> device = resolveDeviceFlag(deviceFlag(*args));
+    absl::StatusOr<std::string> device =
+        resolveDeviceName(deviceFlag(*args), /*allowReference=*/true);
     if (!device.ok())
       return report(device.status());
     options.device = *device;
@@ -432,9 +415,10 @@ int run(int argc, char **argv) {
   // x86 LLVM IR is what the CPU device runs: --emit=llvm on a GPU machine
   // means the CPU.
   const bool emitsX86 = args->get("emit") == "llvm" || args->get("emit") == "llvm-unopt";
-  absl::StatusOr<std::string> resolvedDevice = emitsX86 && deviceFlag(*args) == "auto"
-                                                   ? absl::StatusOr<std::string>("cpu")
-                                                   : resolveDeviceFlag(deviceFlag(*args));
+  absl::StatusOr<std::string> resolvedDevice =
+      emitsX86 && deviceFlag(*args) == "auto"
+          ? absl::StatusOr<std::string>("cpu")
+          : resolveDeviceName(deviceFlag(*args), /*allowReference=*/true);
   if (!resolvedDevice.ok())
     return report(resolvedDevice.status());
   const std::string device = *resolvedDevice;

@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "ir/Diagnostics.h"
 #include "runtime/HostPlanExecution.h"
+#include "runtime/ResultPlacement.h"
 #include "runtime/cpu/DenormalFlush.h"
 #include "runtime/cpu/LibraryOps.h"
 #include "tbb/blocked_range.h"
@@ -108,21 +109,15 @@ CpuExecutable::create(CompiledProgram program, std::shared_ptr<CachingAllocator>
   return executable;
 }
 
-absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorView> &inputs,
-                                                       RunStats *stats) const {
+absl::StatusOr<RunResult> CpuExecutable::execute(const RunRequest &request, RunStats *stats) const {
+  const std::vector<TensorView> &inputs = request.inputs;
   CallState call;
-  absl::StatusOr<DimBindings> dims = bindInputDims(plan_, inputs);
-  if (!dims.ok())
-    return dims.status();
-  call.dims = *std::move(dims);
-  absl::StatusOr<BufferLayout> layout = layoutBuffers(plan_, call.dims);
-  if (!layout.ok())
-    return layout.status();
-  call.layout = *std::move(layout);
-  absl::StatusOr<std::vector<int64_t>> symbols = symbolValues(plan_, call.dims);
-  if (!symbols.ok())
-    return symbols.status();
-  call.symbolValues = *std::move(symbols);
+  XS_ASSIGN_OR_RETURN(call.dims, bindInputDims(plan_, inputs));
+  XS_ASSIGN_OR_RETURN(call.layout, layoutBuffers(plan_, call.dims));
+  XS_ASSIGN_OR_RETURN(call.symbolValues, symbolValues(plan_, call.dims));
+  XS_ASSIGN_OR_RETURN(ResultPlacement placement,
+                      placeResults(plan_, call.layout, request.outputs, inputAlignment_));
+  RunResult result;
 
   size_t numBuffers = plan_.buffers.size();
   call.data.assign(numBuffers, nullptr);
@@ -140,8 +135,9 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
     case HostBuffer::Kind::Input: {
       const TensorView &input = inputs[static_cast<size_t>(buffer.paramIndex)];
       call.data[b] = input.data;
+      int64_t alignment = std::max(inputAlignment_, elementByteSize(input.type));
       if (call.layout.bytes[b] == 0 ||
-          reinterpret_cast<uintptr_t>(input.data) % static_cast<uintptr_t>(inputAlignment_) == 0)
+          reinterpret_cast<uintptr_t>(input.data) % static_cast<uintptr_t>(alignment) == 0)
         break;
       // Less aligned than the kernels rely on: they read a copy.
       call.owned[b] = allocator_->allocate(call.layout.bytes[b]);
@@ -149,10 +145,15 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
         return absl::ResourceExhaustedError(strCat("out of memory copying input %", buffer.name,
                                                    " (", call.layout.bytes[b], " bytes)"));
       std::memcpy(call.owned[b].get(), input.data, static_cast<size_t>(call.layout.bytes[b]));
+      result.bytesCopied += call.layout.bytes[b];
       call.data[b] = call.owned[b].get();
       break;
     }
     case HostBuffer::Kind::Output:
+      if (int r = placement.writtenInto[b]; r >= 0) {
+        call.data[b] = request.outputs[static_cast<size_t>(r)].data;
+        break;
+      }
       call.owned[b] = allocator_->allocate(call.layout.bytes[b]);
       if (call.owned[b] == nullptr)
         return absl::ResourceExhaustedError(strCat("out of memory allocating output %", buffer.name,
@@ -184,26 +185,39 @@ absl::StatusOr<std::vector<Tensor>> CpuExecutable::run(const std::vector<TensorV
   if (!status.ok())
     return status;
 
-  std::vector<Tensor> outputs;
-  outputs.reserve(plan_.outputs.size());
-  for (int index : plan_.outputs) {
-    size_t b = static_cast<size_t>(index);
-    const HostBuffer &buffer = plan_.buffers[b];
-    const std::vector<int64_t> &shape = call.layout.shapes[b];
-    if (buffer.kind == HostBuffer::Kind::Output) {
-      outputs.emplace_back(buffer.type.elementType(), shape, call.owned[b]);
+  size_t numResults = plan_.outputs.size();
+  result.outputs.resize(numResults);
+  result.shapes.resize(numResults);
+  for (size_t r = 0; r < numResults; ++r) {
+    size_t b = static_cast<size_t>(plan_.outputs[r]);
+    size_t source = placement.source[r];
+    int64_t bytes = call.layout.bytes[b];
+    ElementType type = plan_.buffers[b].type.elementType();
+    result.shapes[r] = call.layout.shapes[b];
+    if (placement.writtenInto[source] == static_cast<int>(r))
+      continue;
+    if (placement.handedOver[r]) {
+      result.outputs[r].emplace(type, result.shapes[r], call.owned[source]);
       continue;
     }
-    // A result that is an input, a constant or a view of one: the caller
-    // gets its own copy.
-    std::shared_ptr<void> copy = allocator_->allocate(call.layout.bytes[b]);
-    if (copy == nullptr)
-      return absl::ResourceExhaustedError(strCat("out of memory copying result %", buffer.name));
-    if (call.layout.bytes[b] > 0)
-      std::memcpy(copy.get(), call.data[b], static_cast<size_t>(call.layout.bytes[b]));
-    outputs.emplace_back(buffer.type.elementType(), shape, std::move(copy));
+    // An input, a constant, a buffer another result has, or a less aligned
+    // destination: the result is a copy.
+    void *destination = nullptr;
+    if (placement.provided[r]) {
+      destination = request.outputs[r].data;
+    } else {
+      std::shared_ptr<void> copy = allocator_->allocate(bytes);
+      if (copy == nullptr)
+        return absl::ResourceExhaustedError(
+            strCat("out of memory copying result ", resultName(plan_, r)));
+      destination = copy.get();
+      result.outputs[r].emplace(type, result.shapes[r], std::move(copy));
+    }
+    if (bytes > 0)
+      std::memcpy(destination, call.data[source], static_cast<size_t>(bytes));
+    result.bytesCopied += bytes;
   }
-  return outputs;
+  return result;
 }
 
 absl::Status CpuExecutable::runSteps(CallState &call, RunStats *stats) const {

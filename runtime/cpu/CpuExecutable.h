@@ -2,11 +2,12 @@
 #define XSTITCH_RUNTIME_CPU_CPUEXECUTABLE_H
 
 // A compiled program loaded on the CPU: its host plan, the kernels resolved
-// from the JIT-linked object, and its constants. run() binds dims, allocates
-// outputs and a per-call arena of temporaries from the device's caching
-// allocator, and runs the steps: a launch splits its grid of blocks over the
+// from the JIT-linked object, and its constants. execute() binds dims, places
+// results (in the caller's memory where it can, ResultPlacement.h), takes a
+// per-call arena of temporaries from the device's caching allocator, and
+// runs the steps: a launch splits its grid of blocks over the
 // device's TBB arena, a library step calls LibraryOps, an alias step is a view.
-// All per-call state lives in run(), so several threads may run one
+// All per-call state lives in execute(), so several threads may run one
 // executable at once.
 
 #include <memory>
@@ -35,8 +36,8 @@ public:
 
   const HostPlan &plan() const override { return plan_; }
   std::string deviceName() const override { return deviceName_; }
-  absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,
-                                          RunStats *stats = nullptr) const override;
+  absl::StatusOr<RunResult> execute(const RunRequest &request,
+                                    RunStats *stats = nullptr) const override;
 
 private:
   CpuExecutable() = default;

@@ -97,13 +97,20 @@ absl::StatusOr<PooledStream> PooledStream::acquire(CudaContext &context) {
   return PooledStream(context, stream);
 }
 
+PooledStream PooledStream::borrow(CudaContext &context, CUstream stream) {
+  PooledStream borrowed(context, stream);
+  borrowed.borrowed_ = true;
+  return borrowed;
+}
+
 PooledStream::~PooledStream() {
   if (context_ == nullptr)
     return;
   // Queued work must finish before its memory is reused; an error was
   // reported by whoever queued the work.
   (void)context_->driver().cuStreamSynchronize(stream_);
-  context_->releaseStream(stream_);
+  if (!borrowed_)
+    context_->releaseStream(stream_);
 }
 
 absl::Status PooledStream::synchronize() const {

@@ -72,11 +72,14 @@ private:
 
 /// A stream of a context's pool for the life of one scope: synchronizes and
 /// returns it when the scope ends, so that device blocks released after it
-/// are never still in use by queued work.
+/// are never still in use by queued work. A borrowed stream (the caller's)
+/// is synchronized the same way and left to its owner.
 class PooledStream {
 public:
   static absl::StatusOr<PooledStream> acquire(CudaContext &context);
-  PooledStream(PooledStream &&other) noexcept : context_(other.context_), stream_(other.stream_) {
+  static PooledStream borrow(CudaContext &context, CUstream stream);
+  PooledStream(PooledStream &&other) noexcept
+      : context_(other.context_), stream_(other.stream_), borrowed_(other.borrowed_) {
     other.context_ = nullptr;
   }
   PooledStream &operator=(PooledStream &&) = delete;
@@ -89,6 +92,7 @@ private:
   PooledStream(CudaContext &context, CUstream stream) : context_(&context), stream_(stream) {}
   CudaContext *context_;
   CUstream stream_;
+  bool borrowed_ = false;
 };
 
 } // namespace xs::cuda

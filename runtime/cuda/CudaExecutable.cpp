@@ -7,6 +7,7 @@
 #include "backends/common/KernelABI.h"
 #include "ir/Diagnostics.h"
 #include "runtime/HostPlanExecution.h"
+#include "runtime/ResultPlacement.h"
 #include "runtime/cpu/LibraryOps.h"
 
 namespace xs::cuda {
@@ -29,7 +30,7 @@ CUdeviceptr address(const std::shared_ptr<void> &block) {
 
 } // namespace
 
-/// Everything one call of run() owns. The stream is declared last so that
+/// Everything one call of execute() owns. The stream is declared last so that
 /// it is synchronized (PooledStream's destructor) before any block returns
 /// to the allocator, also when the call stops at an error.
 struct CudaExecutable::CallState {
@@ -150,18 +151,58 @@ CudaExecutable::~CudaExecutable() {
     (void)context_->driver().cuModuleUnload(module_);
 }
 
-absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<TensorView> &inputs,
-                                                        RunStats *stats) const {
+absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
+                                                  RunStats *stats) const {
   CudaContext &ctx = *context_;
   const CudaDriver &driver = ctx.driver();
+  const bool resident = request.deviceMemory;
   CallState call;
-  XS_ASSIGN_OR_RETURN(call.dims, bindInputDims(plan_, inputs));
+  RunResult result;
+  XS_RETURN_IF_ERROR(ctx.makeCurrent());
+  if (request.stream != nullptr) {
+    call.stream.emplace(PooledStream::borrow(ctx, static_cast<CUstream>(request.stream)));
+  } else {
+    XS_ASSIGN_OR_RETURN(PooledStream stream, PooledStream::acquire(ctx));
+    call.stream.emplace(std::move(stream));
+  }
+  CUstream s = call.stream->get();
+
+  // Host symbols read the elements of some inputs on the host: device
+  // inputs they read are copied there first.
+  std::vector<TensorView> bindingInputs = request.inputs;
+  std::vector<std::shared_ptr<void>> hostCopies;
+  if (resident && plan_.hostSymbols != nullptr) {
+    for (size_t p : plan_.hostSymbols->dataParams()) {
+      if (p >= bindingInputs.size())
+        continue;
+      TensorView &view = bindingInputs[p];
+      int64_t bytes = view.byteSize();
+      std::shared_ptr<void> host = ctx.hostMemory()->allocate(bytes);
+      if (host == nullptr)
+        return absl::ResourceExhaustedError(
+            strCat("out of host memory for input ", inputName(plan_, p)));
+      if (bytes > 0 && view.data != nullptr)
+        XS_RETURN_IF_ERROR(ctx.check(
+            driver.cuMemcpyDtoHAsync(
+                host.get(), static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(view.data)),
+                static_cast<size_t>(bytes), s),
+            "cuMemcpyDtoHAsync"));
+      result.bytesCopied += bytes;
+      view.data = host.get();
+      hostCopies.push_back(std::move(host));
+    }
+    XS_RETURN_IF_ERROR(call.stream->synchronize());
+  }
+  XS_ASSIGN_OR_RETURN(call.dims, bindInputDims(plan_, bindingInputs));
   XS_ASSIGN_OR_RETURN(call.layout, layoutBuffers(plan_, call.dims));
   XS_ASSIGN_OR_RETURN(std::vector<int64_t> symbols, symbolValues(plan_, call.dims));
-  XS_RETURN_IF_ERROR(ctx.makeCurrent());
-  XS_ASSIGN_OR_RETURN(PooledStream stream, PooledStream::acquire(ctx));
-  call.stream.emplace(std::move(stream));
-  CUstream s = call.stream->get();
+  // Kernels write device memory: host destinations are copied into.
+  XS_ASSIGN_OR_RETURN(
+      ResultPlacement placement,
+      placeResults(plan_, call.layout, request.outputs,
+                   resident ? kNvptxBufferAlignment : std::numeric_limits<int32_t>::max()));
+  if (!resident)
+    std::fill(placement.writtenInto.begin(), placement.writtenInto.end(), -1);
 
   auto allocate = [&](int64_t bytes, auto &&...what) -> absl::StatusOr<std::shared_ptr<void>> {
     std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
@@ -182,16 +223,30 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
     int64_t bytes = call.layout.bytes[b];
     switch (buffer.kind) {
     case HostBuffer::Kind::Input: {
+      const TensorView &input = request.inputs[static_cast<size_t>(buffer.paramIndex)];
+      CUdeviceptr given = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(input.data));
+      if (resident && given % static_cast<CUdeviceptr>(kNvptxBufferAlignment) == 0) {
+        call.data[b] = given; // read where it is
+        break;
+      }
       XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "input %", buffer.name));
-      const TensorView &input = inputs[static_cast<size_t>(buffer.paramIndex)];
       if (bytes > 0)
-        XS_RETURN_IF_ERROR(ctx.check(driver.cuMemcpyHtoDAsync(address(call.owned[b]), input.data,
-                                                              static_cast<size_t>(bytes), s),
-                                     "cuMemcpyHtoDAsync"));
+        XS_RETURN_IF_ERROR(
+            ctx.check(resident ? driver.cuMemcpyDtoDAsync(address(call.owned[b]), given,
+                                                          static_cast<size_t>(bytes), s)
+                               : driver.cuMemcpyHtoDAsync(address(call.owned[b]), input.data,
+                                                          static_cast<size_t>(bytes), s),
+                      resident ? "cuMemcpyDtoDAsync" : "cuMemcpyHtoDAsync"));
+      result.bytesCopied += bytes;
       call.data[b] = address(call.owned[b]);
       break;
     }
     case HostBuffer::Kind::Output: {
+      if (int r = placement.writtenInto[b]; r >= 0) {
+        call.data[b] = static_cast<CUdeviceptr>(
+            reinterpret_cast<uintptr_t>(request.outputs[static_cast<size_t>(r)].data));
+        break;
+      }
       XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "output %", buffer.name));
       call.data[b] = address(call.owned[b]);
       break;
@@ -259,24 +314,48 @@ absl::StatusOr<std::vector<Tensor>> CudaExecutable::run(const std::vector<Tensor
   }
   XS_RETURN_IF_ERROR(runSteps(call, stats));
 
-  std::vector<Tensor> outputs;
-  outputs.reserve(plan_.outputs.size());
-  for (int index : plan_.outputs) {
-    size_t b = static_cast<size_t>(index);
+  // Results the kernels did not write in place: device results are handed
+  // over or copied on the device, host results copied back.
+  size_t numResults = plan_.outputs.size();
+  result.outputs.resize(numResults);
+  result.shapes.resize(numResults);
+  for (size_t r = 0; r < numResults; ++r) {
+    size_t b = static_cast<size_t>(plan_.outputs[r]);
+    size_t source = placement.source[r];
     int64_t bytes = call.layout.bytes[b];
-    std::shared_ptr<void> host = ctx.hostMemory()->allocate(bytes);
-    if (host == nullptr)
-      return absl::ResourceExhaustedError(
-          strCat("out of host memory for result %", plan_.buffers[b].name, " (", bytes, " bytes)"));
-    if (bytes > 0)
+    ElementType type = plan_.buffers[b].type.elementType();
+    result.shapes[r] = call.layout.shapes[b];
+    if (placement.writtenInto[source] == static_cast<int>(r))
+      continue;
+    if (resident && placement.handedOver[r]) {
+      result.outputs[r].emplace(type, result.shapes[r], call.owned[source]);
+      continue;
+    }
+    std::shared_ptr<void> storage;
+    void *destination = placement.provided[r] ? request.outputs[r].data : nullptr;
+    if (destination == nullptr) {
+      storage = resident ? ctx.deviceMemory()->allocate(bytes) : ctx.hostMemory()->allocate(bytes);
+      if (storage == nullptr)
+        return absl::ResourceExhaustedError(strCat("out of ", resident ? "GPU" : "host",
+                                                   " memory for result ", resultName(plan_, r),
+                                                   " (", bytes, " bytes)"));
+      destination = storage.get();
+    }
+    if (bytes > 0) {
+      CUdeviceptr from = call.data[source];
       XS_RETURN_IF_ERROR(ctx.check(
-          driver.cuMemcpyDtoHAsync(host.get(), call.data[b], static_cast<size_t>(bytes), s),
-          "cuMemcpyDtoHAsync"));
-    outputs.emplace_back(plan_.buffers[b].type.elementType(), call.layout.shapes[b],
-                         std::move(host));
+          resident ? driver.cuMemcpyDtoDAsync(
+                         static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(destination)), from,
+                         static_cast<size_t>(bytes), s)
+                   : driver.cuMemcpyDtoHAsync(destination, from, static_cast<size_t>(bytes), s),
+          resident ? "cuMemcpyDtoDAsync" : "cuMemcpyDtoHAsync"));
+    }
+    result.bytesCopied += bytes;
+    if (storage != nullptr)
+      result.outputs[r].emplace(type, result.shapes[r], std::move(storage));
   }
   XS_RETURN_IF_ERROR(call.stream->synchronize());
-  return outputs;
+  return result;
 }
 
 absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {

@@ -4,15 +4,18 @@
 // A compiled program loaded on a CUDA GPU: its host plan, the module the
 // driver compiled from the program's PTX (cuModuleLoadDataEx: the driver
 // JIT-compiles for the GPU present), every launch variant's kernels and the
-// constants in device memory. run() binds dims on the host, takes the call's
-// device memory (inputs, outputs, the arena of temporaries, and one table of
-// the kernels' dims and buffer pointers) from the context's caching
-// allocator, queues copies and launches on a stream of the pool and copies
-// the results back. A launch runs the variant's grid in blocks of its lanes
-// (HostLaunchVariant::lanes) threads with its block buffers as dynamic
-// shared memory; phases are launches one after another. Library
-// steps (dot) run on the host through the CPU's library ops, their operands
-// copied there and the result back. All per-call state lives in run().
+// constants in device memory. execute() binds dims on the host, takes the
+// call's device memory (the arena of temporaries, one table of the kernels'
+// dims and buffer pointers, and inputs and outputs the caller does not give
+// in device memory) from the context's caching allocator, queues copies and
+// launches on the caller's stream or one of the pool, and waits for that
+// stream. Device-resident inputs are read and outputs written where they are
+// (RunRequest::deviceMemory); host ones are copied in and out. A launch
+// runs the variant's grid in blocks of its lanes (HostLaunchVariant::lanes)
+// threads with its block buffers as dynamic shared memory; phases are
+// launches one after another. Library steps (dot) run on the host through
+// the CPU's library ops, their operands copied there and the result back.
+// All per-call state lives in execute().
 
 #include <memory>
 #include <string>
@@ -39,8 +42,8 @@ public:
 
   const HostPlan &plan() const override { return plan_; }
   std::string deviceName() const override { return context_->name(); }
-  absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,
-                                          RunStats *stats = nullptr) const override;
+  absl::StatusOr<RunResult> execute(const RunRequest &request,
+                                    RunStats *stats = nullptr) const override;
 
 private:
   CudaExecutable() = default;

@@ -19,9 +19,8 @@ class FakeExecutable : public Executable {
 public:
   const HostPlan &plan() const override { return plan_; }
   std::string deviceName() const override { return "fake"; }
-  absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &,
-                                          RunStats *) const override {
-    return std::vector<Tensor>();
+  absl::StatusOr<RunResult> execute(const RunRequest &, RunStats *) const override {
+    return RunResult();
   }
 
 private:

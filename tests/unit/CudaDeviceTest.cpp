@@ -16,6 +16,7 @@
 #include "backends/nvptx/NvptxBackend.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
+#include "runtime/Executable.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/cuda/CudaDevice.h"
 #include "transforms/Pass.h"
@@ -45,6 +46,8 @@ struct FakeGpu {
   /// Called at each launch: what the "kernel" does to its buffers.
   void (*kernelEffect)(const RecordedLaunch &) = nullptr;
   bool rejectPtx = false;
+  int hostToDevice = 0, deviceToHost = 0, deviceToDevice = 0; // copies queued
+  std::vector<CUstream> launchStreams, synchronized;
   /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
   /// keeps variants of several phases to a launch per phase.
   int occupancy = 0;
@@ -145,25 +148,37 @@ CUresult fakeCopyToHost(void *destination, CUdeviceptr source, size_t bytes) {
 }
 CUresult fakeCopyToDeviceAsync(CUdeviceptr destination, const void *source, size_t bytes,
                                CUstream) {
+  ++gpu->hostToDevice;
   return fakeCopyToDevice(destination, source, bytes);
 }
 CUresult fakeCopyToHostAsync(void *destination, CUdeviceptr source, size_t bytes, CUstream) {
+  ++gpu->deviceToHost;
   return fakeCopyToHost(destination, source, bytes);
+}
+CUresult fakeCopyOnDeviceAsync(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
+                               CUstream) {
+  ++gpu->deviceToDevice;
+  std::memcpy(reinterpret_cast<void *>(destination), reinterpret_cast<const void *>(source), bytes);
+  return 0;
 }
 CUresult fakeStreamCreate(CUstream *stream, unsigned) {
   *stream = reinterpret_cast<CUstream>(0x2);
   return 0;
 }
 CUresult fakeStreamDestroy(CUstream) { return 0; }
-CUresult fakeStreamSynchronize(CUstream) { return 0; }
+CUresult fakeStreamSynchronize(CUstream stream) {
+  gpu->synchronized.push_back(stream);
+  return 0;
+}
 CUresult fakeOccupancy(int *blocks, CUfunction, int, size_t) {
   *blocks = gpu->occupancy;
   return 0;
 }
 CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                     unsigned blockX, unsigned blockY, unsigned blockZ, unsigned sharedBytes,
-                    CUstream, void **params, void **) {
+                    CUstream stream, void **params, void **) {
   EXPECT_EQ(gridY * gridZ * blockY * blockZ, 1u);
+  gpu->launchStreams.push_back(stream);
   RecordedLaunch launch;
   launch.kernel = gpu->functions[reinterpret_cast<uintptr_t>(function) - 1];
   launch.grid = gridX;
@@ -214,6 +229,7 @@ CudaDriver recordingDriver() {
   d.cuMemcpyDtoH = fakeCopyToHost;
   d.cuMemcpyHtoDAsync = fakeCopyToDeviceAsync;
   d.cuMemcpyDtoHAsync = fakeCopyToHostAsync;
+  d.cuMemcpyDtoDAsync = fakeCopyOnDeviceAsync;
   d.cuStreamCreate = fakeStreamCreate;
   d.cuStreamDestroy = fakeStreamDestroy;
   d.cuStreamSynchronize = fakeStreamSynchronize;
@@ -445,6 +461,63 @@ func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
   // [[1,2,3],[4,5,6]] x [[1,0],[-1,2],[0.5,3]]
   EXPECT_EQ((*outputs)[0].shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(floats((*outputs)[0]), (std::vector<float>{0.5f, 13, 2, 28}));
+}
+
+TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
+  // The "kernel" copies its input to its output.
+  state_.kernelEffect = [](const RecordedLaunch &launch) {
+    std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
+                reinterpret_cast<const void *>(launch.buffers[0]),
+                static_cast<size_t>(launch.dims[0] * launch.dims[1]) * sizeof(float));
+  };
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
+  %two = constant {value = 2.0} : f32[R, C]
+  %y = mul %x, %two
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  // "Device" memory of the caller's: 16-byte aligned, as cuMemAlloc's is.
+  alignas(256) static float x[3 * 5], y[3 * 5];
+  for (size_t i = 0; i < 15; ++i)
+    x[i] = static_cast<float>(i);
+  CUstream callers = reinterpret_cast<CUstream>(0x77);
+  int tableUploads = state_.hostToDevice;
+  RunRequest request;
+  request.inputs = {TensorView{ElementType::F32, {3, 5}, x}};
+  request.outputs = {TensorView{ElementType::F32, {3, 5}, y}};
+  request.deviceMemory = true;
+  request.stream = callers;
+  absl::StatusOr<RunResult> result = (*executable)->execute(request);
+  ASSERT_TRUE(result.ok()) << result.status();
+  // The launch read x and wrote y where they are: no copy of either.
+  ASSERT_EQ(state_.launches.size(), 1u);
+  EXPECT_EQ(state_.launches[0].buffers[0], reinterpret_cast<uint64_t>(x));
+  EXPECT_EQ(state_.launches[0].buffers[1], reinterpret_cast<uint64_t>(y));
+  EXPECT_EQ(std::vector<float>(y, y + 15), std::vector<float>(x, x + 15));
+  EXPECT_EQ(result->bytesCopied, 0);
+  EXPECT_FALSE(result->outputs[0].has_value());
+  EXPECT_EQ(state_.deviceToHost, 0);
+  EXPECT_EQ(state_.deviceToDevice, 0);
+  EXPECT_EQ(state_.hostToDevice, tableUploads + 1); // the kernel-argument table only
+  // Queued on the caller's stream, and only that stream waited for.
+  EXPECT_EQ(state_.launchStreams, (std::vector<CUstream>{callers}));
+  ASSERT_FALSE(state_.synchronized.empty());
+  for (CUstream s : state_.synchronized)
+    EXPECT_EQ(s, callers);
+
+  // Outputs the run allocates stay on the device, handed over without a copy.
+  request.outputs.clear();
+  result = (*executable)->execute(request);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_TRUE(result->outputs[0].has_value());
+  EXPECT_EQ(result->bytesCopied, 0);
+  EXPECT_EQ(state_.deviceToHost, 0);
+  EXPECT_EQ(state_.launches[1].buffers[1], reinterpret_cast<uint64_t>(result->outputs[0]->data()));
+  EXPECT_EQ(result->shapes[0], (std::vector<int64_t>{3, 5}));
 }
 
 TEST_F(CudaDeviceTest, InputErrorsNameTheInputs) {

@@ -1,0 +1,48 @@
+#ifndef XSTITCH_RUNTIME_RESULTPLACEMENT_H
+#define XSTITCH_RUNTIME_RESULTPLACEMENT_H
+
+// Where a run's results go (RunRequest::outputs): the kernels write a result
+// straight into the memory the caller provided for it when the result is an
+// Output buffer of its own and that memory is as aligned as the kernels need;
+// every other result (an input, a constant, a view of one, a buffer that is
+// several results, a less aligned destination) is copied once the steps ran.
+// Every device's Executable places its results with this.
+
+#include <cstdint>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/HostPlan.h"
+#include "runtime/HostPlanExecution.h"
+#include "runtime/Tensor.h"
+
+namespace xs {
+
+struct ResultPlacement {
+  /// Per result: the buffer whose memory holds it (alias chains followed).
+  std::vector<size_t> source;
+  /// Per buffer: the result whose caller-provided memory the kernels write
+  /// it into, or -1.
+  std::vector<int> writtenInto;
+  /// Per result: the Output buffer's storage is handed to it (a result the
+  /// run allocates; only the first result of a buffer gets it).
+  std::vector<bool> handedOver;
+  /// Per result: the caller provided its memory.
+  std::vector<bool> provided;
+};
+
+/// Checks `outputs` (empty, or one per result; see RunRequest::outputs)
+/// against the results' element types and shapes at the call's `layout`,
+/// and places every result. A destination whose address is not a multiple
+/// of `alignment` (and of the element size) is copied into. Errors are InvalidArgument naming the
+/// result.
+absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferLayout &layout,
+                                             const std::vector<TensorView> &outputs,
+                                             int64_t alignment);
+
+/// The name of result `index` in messages: its buffer's `%name`.
+std::string resultName(const HostPlan &plan, size_t index);
+
+} // namespace xs
+
+#endif // XSTITCH_RUNTIME_RESULTPLACEMENT_H

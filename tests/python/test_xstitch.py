@@ -1,0 +1,230 @@
+"""The Python binding: compile text IR and ONNX models exported by PyTorch
+with dynamic axes, run them on NumPy arrays and PyTorch tensors without
+copies, and match PyTorch's own results.
+
+Run by ctest (tests/python/CMakeLists.txt) with Debian's python3-numpy and
+python3-torch; by hand: PYTHONPATH=python /usr/bin/python3 -m unittest discover tests/python
+"""
+import os
+import tempfile
+import unittest
+
+import numpy as np
+import torch
+from torch import nn
+
+import xstitch
+
+SCALED_SUM = """
+func @scaled_sum(%x: f32[B, D], %r: f32[B, D], %g: f32[D]) -> (y: f32[B, D], s: f32[B]) {
+  %h = add %x, %r
+  %g_b = broadcast %g {dims = [1]} : f32[B, D]
+  %y = mul %h, %g_b
+  %s = reduce_sum %x {dims = [1]}
+  return %y, %s
+}
+"""
+
+
+class SkipLayerNorm(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden, eps=1e-5)
+
+    def forward(self, x, residual):
+        return self.norm(x + residual)
+
+
+class AttentionSoftmax(nn.Module):
+    def forward(self, scores, mask):
+        return torch.softmax(scores * 0.125 + (1.0 - mask) * -10000.0, dim=-1)
+
+
+class GeluMlp(nn.Module):
+    def __init__(self, hidden=32, inner=128):
+        super().__init__()
+        self.up = nn.Linear(hidden, inner)
+        self.down = nn.Linear(inner, hidden)
+
+    def forward(self, x):
+        return self.down(nn.functional.gelu(self.up(x)))
+
+
+class RmsNormPow(nn.Module):
+    """The exporter's idioms: Pow with a constant exponent, ReduceMean, Sqrt, Div."""
+
+    def __init__(self, hidden):
+        super().__init__()
+        self.weight = nn.Parameter(torch.rand(hidden) + 0.5)
+
+    def forward(self, x):
+        return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+def export(module, args, names, dynamic, directory):
+    path = os.path.join(directory, type(module).__name__ + ".onnx")
+    torch.onnx.export(module, args, path, input_names=names, output_names=["y"],
+                      dynamic_axes=dynamic, opset_version=17)
+    return path
+
+
+class BindingTest(unittest.TestCase):
+    def setUp(self):
+        self.exe = xstitch.compile(SCALED_SUM)
+        rng = np.random.default_rng(0)
+        self.x = rng.standard_normal((5, 33), dtype=np.float32)
+        self.r = rng.standard_normal((5, 33), dtype=np.float32)
+        self.g = rng.standard_normal(33, dtype=np.float32)
+
+    def expected(self):
+        return (self.x + self.r) * self.g, self.x.sum(axis=1)
+
+    def test_version_and_library(self):
+        self.assertRegex(xstitch.version(), r"^\d+\.\d+\.\d+$")
+        self.assertTrue(os.path.exists(xstitch.library_path))
+
+    def test_describes_inputs_outputs_and_dims(self):
+        self.assertEqual(self.exe.device, "cpu")
+        self.assertEqual([i.name for i in self.exe.inputs], ["x", "r", "g"])
+        self.assertEqual(self.exe.inputs[0], xstitch.TensorInfo("x", "float32", ("B", "D")))
+        self.assertEqual(self.exe.outputs[1], xstitch.TensorInfo("s", "float32", ("B",)))
+        self.assertEqual(self.exe.dim_symbols, ["B", "D"])
+        self.assertIn("@scaled_sum", repr(self.exe))
+
+    def test_numpy_in_numpy_out_without_copies(self):
+        before = xstitch.stats()
+        y, s = self.exe(self.x, self.r, self.g)
+        after = xstitch.stats()
+        self.assertEqual(after["bytes_copied"], before["bytes_copied"])
+        self.assertEqual(after["runs"], before["runs"] + 1)
+        self.assertEqual(y.shape, (5, 33))
+        ey, es = self.expected()
+        ny = np.from_dlpack(y)
+        np.testing.assert_allclose(ny, ey, rtol=1e-6)
+        np.testing.assert_allclose(s.numpy(), es, rtol=1e-5, atol=1e-5)
+        # The array views the result's memory.
+        self.assertEqual(ny.ctypes.data, y.data_ptr)
+        # It outlives the result object.
+        del y
+        np.testing.assert_allclose(ny, ey, rtol=1e-6)
+
+    def test_torch_in_torch_out_without_copies(self):
+        x, r, g = (torch.from_numpy(a) for a in (self.x, self.r, self.g))
+        before = xstitch.stats()["bytes_copied"]
+        y, _ = self.exe(x, r=r, g=g)
+        self.assertEqual(xstitch.stats()["bytes_copied"], before)
+        ty = torch.from_dlpack(y)
+        self.assertEqual(ty.data_ptr(), y.data_ptr)
+        torch.testing.assert_close(ty, (x + r) * g)
+
+    def test_strided_and_read_only_inputs(self):
+        xt = np.ascontiguousarray(self.x.T).T  # a transposed view: strides (4, 20)
+        self.assertFalse(xt.flags["C_CONTIGUOUS"])
+        y, s = self.exe(xt, self.r, self.g)
+        np.testing.assert_allclose(y.numpy(), self.expected()[0], rtol=1e-6)
+        frozen = self.g.copy()
+        frozen.setflags(write=False)
+        y, s = self.exe(self.x, self.r, frozen)
+        np.testing.assert_allclose(y.numpy(), self.expected()[0], rtol=1e-6)
+
+    def test_errors_say_what_is_wrong(self):
+        with self.assertRaises(xstitch.Error) as caught:
+            self.exe(self.x, self.r[:, :7], self.g)
+        self.assertEqual(caught.exception.code, "INVALID_ARGUMENT")
+        self.assertIn("D", str(caught.exception))
+        self.assertIn("%r", str(caught.exception))
+        with self.assertRaises(xstitch.Error) as caught:
+            self.exe(self.x.astype(np.float64), self.r, self.g)
+        self.assertIn("float64", str(caught.exception))
+        with self.assertRaises(TypeError):
+            self.exe([1.0, 2.0], self.r, self.g)
+        with self.assertRaises(TypeError):
+            self.exe(self.x, self.r)
+        with self.assertRaises(TypeError):
+            self.exe(self.x, self.r, self.g, w=self.g)
+        with self.assertRaises(xstitch.Error) as caught:
+            xstitch.compile("func @f(%x: f32[N]) -> (y: f32[N]) {\n  %y = nope %x\n  return %y\n}")
+        self.assertIn("<text>:2:", str(caught.exception))
+        with self.assertRaises(FileNotFoundError):
+            xstitch.compile("/nonexistent/model.onnx")
+        with self.assertRaises(xstitch.Error):
+            xstitch.compile(SCALED_SUM, device="tpu")
+
+    def test_the_compile_cache_counts(self):
+        before = xstitch.stats()
+        xstitch.compile(SCALED_SUM)
+        after = xstitch.stats()
+        self.assertEqual(after["compilations"], before["compilations"])
+        self.assertEqual(after["compile_cache_hits"], before["compile_cache_hits"] + 1)
+        xstitch.compile(SCALED_SUM, disable_fusion=True)
+        self.assertEqual(xstitch.stats()["compilations"], before["compilations"] + 1)
+
+
+class PyTorchExportTest(unittest.TestCase):
+    """Models exported by PyTorch with dynamic axes, run at other shapes on
+    torch tensors, against PyTorch's results."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.directory = tempfile.TemporaryDirectory()
+        d = cls.directory.name
+        cls.models = {}
+        # Export the very modules that run in PyTorch, so their weights agree.
+        for name, module, args, names, dynamic in [
+            ("skip_layernorm", SkipLayerNorm(64).eval(),
+             (torch.randn(2, 5, 64), torch.randn(2, 5, 64)), ["x", "residual"],
+             {"x": {0: "B", 1: "S"}, "residual": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("attention_softmax", AttentionSoftmax().eval(),
+             (torch.randn(2, 4, 7, 7), torch.ones(2, 1, 1, 7)), ["scores", "mask"],
+             {"scores": {0: "B", 2: "S", 3: "S"}, "mask": {0: "B", 3: "S"},
+              "y": {0: "B", 2: "S", 3: "S"}}),
+            ("gelu_mlp", GeluMlp().eval(), (torch.randn(2, 5, 32),), ["x"],
+             {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("rmsnorm_pow", RmsNormPow(48).eval(), (torch.randn(2, 5, 48),), ["x"],
+             {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+        ]:
+            cls.models[name] = (module, export(module, args, names, dynamic, d))
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def check(self, name, inputs, atol=1e-5):
+        module, path = self.models[name]
+        exe = xstitch.compile(path)
+        before = xstitch.stats()["bytes_copied"]
+        (y,) = exe(*inputs)
+        self.assertEqual(xstitch.stats()["bytes_copied"], before, "inputs were copied")
+        with torch.no_grad():
+            expected = module(*inputs)
+        torch.testing.assert_close(torch.from_dlpack(y), expected, atol=atol, rtol=1e-4)
+        return exe
+
+    def test_skip_layernorm(self):
+        exe = self.check("skip_layernorm", (torch.randn(3, 11, 64), torch.randn(3, 11, 64)))
+        self.assertEqual([i.name for i in exe.inputs], ["x", "residual"])
+        self.assertEqual(exe.inputs[0].shape, ("B", "S", 64))
+        self.check("skip_layernorm", (torch.randn(1, 1, 64), torch.randn(1, 1, 64)))
+
+    def test_attention_softmax(self):
+        mask = (torch.rand(2, 1, 1, 13) > 0.3).float()
+        self.check("attention_softmax", (torch.randn(2, 4, 13, 13), mask))
+
+    def test_gelu_mlp(self):
+        self.check("gelu_mlp", (torch.randn(3, 9, 32),), atol=1e-4)
+
+    def test_rmsnorm_with_pow(self):
+        self.check("rmsnorm_pow", (torch.randn(4, 7, 48),))
+
+    def test_inputs_by_name(self):
+        module, path = self.models["skip_layernorm"]
+        exe = xstitch.compile(path)
+        x, r = torch.randn(2, 3, 64), torch.randn(2, 3, 64)
+        (y,) = exe(residual=r, x=x)
+        with torch.no_grad():
+            torch.testing.assert_close(torch.from_dlpack(y), module(x, r), atol=1e-5, rtol=1e-4)
+
+
+if __name__ == "__main__":
+    unittest.main()
