@@ -28,6 +28,7 @@ if [ "$tsan" = 1 ]; then
   # instrumented, so runs with TBB workers would only show its scheduler.
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1"
   tests/ConcurrencyTest --gtest_filter='*SerialKernels*:*ShareOneExecutable*'
+  tests/api/CApiTest --gtest_filter='*SerialKernels*'
   exit 0
 fi
 ctest --output-on-failure -j2
