@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "driver/CompileCache.h"
+#include "driver/Compiler.h"
 #include "include/xstitch/xstitch.h"
 #include "ir/IR.h"
 #include "runtime/Executable.h"
@@ -112,6 +113,7 @@ struct xs_executable_s : xs::api::ApiObject {
   int cudaOrdinal = 0;
   std::vector<xs::api::TensorDescription> inputs, outputs;
   std::vector<std::string> symbols;
+  xs::CompileInfo compileInfo;
 };
 
 #endif // XSTITCH_API_APIOBJECTS_H

@@ -2,6 +2,8 @@
 // context's compile cache, and what callers ask of it (inputs, outputs,
 // their types and the dim symbols).
 
+#include <cstring>
+
 #include "absl/strings/str_join.h"
 #include "api/ApiObjects.h"
 #include "api/DLPackTensors.h"
@@ -122,11 +124,19 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     compile.fusion = XS_API_FIELD(options, disable_fusion, 0) == 0;
     compile.flushDenormals = XS_API_FIELD(options, keep_denormals, 0) == 0;
     compile.threads = ctx->threads;
-    XS_ASSIGN_OR_RETURN(std::shared_ptr<Executable> compiled,
-                        compileFunction(*function, compile, *ctx->cache));
+    const char *cpu = XS_API_FIELD(options, cpu, nullptr);
+    const char *features = XS_API_FIELD(options, cpu_features, nullptr);
+    compile.cpu = cpu != nullptr ? cpu : "";
+    compile.features = features != nullptr ? features : "";
+    compile.blockElements = XS_API_FIELD(options, block_elements, int64_t{0});
+    compile.streamingStoreBytes = XS_API_FIELD(options, streaming_store_bytes, int64_t{0});
+    if (compile.blockElements < 0)
+      return absl::InvalidArgumentError(strCat("block_elements is ", compile.blockElements,
+                                               "; use 0 for the default or a count"));
 
     auto exe = std::make_unique<xs_executable_s>();
-    exe->executable = std::move(compiled);
+    XS_ASSIGN_OR_RETURN(exe->executable,
+                        compileFunction(*function, compile, *ctx->cache, &exe->compileInfo));
     exe->device = device;
     exe->function = function->name();
     exe->onCuda = isCudaDeviceName(device);
@@ -191,6 +201,29 @@ xs_status_t xs_executable_input_desc(const xs_executable_t *executable, size_t i
 xs_status_t xs_executable_output_desc(const xs_executable_t *executable, size_t index,
                                       xs_tensor_desc_t *out_desc) {
   return guarded([&] { return describeTensor(executable, index, out_desc, /*input=*/false); });
+}
+
+xs_status_t xs_executable_compile_info(const xs_executable_t *executable,
+                                       xs_compile_info_t *out_info) {
+  return guarded([&]() -> absl::Status {
+    XS_ASSIGN_OR_RETURN(ApiObject * object,
+                        lookupObject(executable, ObjectKind::Executable, "executable"));
+    if (out_info == nullptr)
+      return absl::InvalidArgumentError("xs_executable_compile_info: out_info is NULL");
+    const CompileInfo &info = static_cast<const xs_executable_s *>(object)->compileInfo;
+    size_t size = out_info->struct_size;
+    auto set = [&](size_t offset, auto value) {
+      if (size >= offset + sizeof(value))
+        std::memcpy(reinterpret_cast<char *>(out_info) + offset, &value, sizeof(value));
+    };
+    set(offsetof(xs_compile_info_t, compile_seconds), info.compileSeconds);
+    set(offsetof(xs_compile_info_t, cache_hit), int32_t{info.cacheHit ? 1 : 0});
+    set(offsetof(xs_compile_info_t, plan_seconds), info.planSeconds);
+    set(offsetof(xs_compile_info_t, llvm_seconds), info.llvmSeconds);
+    set(offsetof(xs_compile_info_t, load_seconds), info.loadSeconds);
+    set(offsetof(xs_compile_info_t, kernel_count), static_cast<int32_t>(info.kernels.size()));
+    return absl::OkStatus();
+  });
 }
 
 size_t xs_executable_dim_symbol_count(const xs_executable_t *executable) {

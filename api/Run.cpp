@@ -45,7 +45,10 @@ absl::Status runExecutable(const xs_executable_t *executable, const xs_run_args_
   request.outputs = std::move(tensors.outputs);
   request.deviceMemory = tensors.deviceMemory;
   request.stream = exe.onCuda ? XS_API_FIELD(args, stream, nullptr) : nullptr;
-  XS_ASSIGN_OR_RETURN(RunResult result, exe.executable->execute(request));
+  auto stepTimer = XS_API_FIELD(args, step_timer, nullptr);
+  RunStats stats;
+  XS_ASSIGN_OR_RETURN(RunResult result,
+                      exe.executable->execute(request, stepTimer != nullptr ? &stats : nullptr));
 
   DLDevice device{kDLCPU, 0};
   if (request.deviceMemory)
@@ -67,6 +70,11 @@ absl::Status runExecutable(const xs_executable_t *executable, const xs_run_args_
     for (size_t i = 0; i < numOutputs; ++i)
       managed[i] = made[i];
   runCount.fetch_add(1, std::memory_order_relaxed);
+  if (stepTimer != nullptr) {
+    void *data = XS_API_FIELD(args, step_timer_data, nullptr);
+    for (const KernelTiming &step : stats.steps)
+      stepTimer(data, step.kernel.c_str(), step.seconds);
+  }
   bytesCopiedCount.fetch_add(static_cast<uint64_t>(result.bytesCopied + tensors.bytesCopied),
                              std::memory_order_relaxed);
   return absl::OkStatus();

@@ -24,6 +24,7 @@
 #include "runtime/Tensor.h"
 #include "tools/Conformance.h"
 #include "tools/Explain.h"
+#include "tools/LibraryRun.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
 #include "tools/TensorFiles.h"
@@ -236,57 +237,45 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   return options;
 }
 
-// Runs the function once on the chosen device.
+// Runs the function on the chosen device: through the C API, or on the
+// reference interpreter.
 class Runner {
 public:
-  Runner(const Function &function, std::shared_ptr<Executable> executable)
-      : function_(function), executable_(std::move(executable)) {}
+  Runner(const Function &function, LibraryExecutable *executable)
+      : function_(function), executable_(executable) {
+    for (const FunctionResult &result : function.results())
+      resultTypes_.push_back(result.value->type().elementType());
+  }
   absl::StatusOr<std::vector<HostTensor>> run(const std::vector<HostTensor> &inputs,
                                               RunStats *stats) const {
     if (!executable_)
       return interpret(function_, inputs);
-    return runExecutable(*executable_, inputs, stats);
+    return executable_->run(inputs, resultTypes_, stats);
   }
 
-  /// Seconds one run takes. On a device the inputs are converted to device
-  /// tensors once, outside the timing, and the outputs are not converted
-  /// back: what is timed is what a framework calling the C API would pay.
+  /// Seconds one run takes. On a device the inputs are converted to typed
+  /// memory once, outside the timing, and the outputs are not converted
+  /// back: what is timed is what a framework calling the C API pays.
   absl::StatusOr<double> timeRun(const std::vector<HostTensor> &inputs, RunStats *stats) {
-    using Clock = std::chrono::steady_clock;
-    if (!executable_) {
-      Clock::time_point start = Clock::now();
-      absl::StatusOr<std::vector<HostTensor>> out = interpret(function_, inputs);
-      if (!out.ok())
-        return out.status();
-      return std::chrono::duration<double>(Clock::now() - start).count();
-    }
-    if (deviceInputs_.empty() && !inputs.empty()) {
-      for (const HostTensor &t : inputs)
-        deviceInputs_.push_back(toTensor(t));
-      for (const Tensor &t : deviceInputs_)
-        views_.push_back(t.view());
-    }
-    Clock::time_point start = Clock::now();
-    absl::StatusOr<std::vector<Tensor>> out = executable_->run(views_, stats);
-    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+    if (executable_)
+      return executable_->timeRun(inputs, stats);
+    auto start = std::chrono::steady_clock::now();
+    absl::StatusOr<std::vector<HostTensor>> out = interpret(function_, inputs);
     if (!out.ok())
       return out.status();
-    return seconds;
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
 private:
   const Function &function_;
-  std::shared_ptr<Executable> executable_; // null: the reference interpreter
-  std::vector<Tensor> deviceInputs_;       // timeRun's inputs, converted once
-  std::vector<TensorView> views_;
+  LibraryExecutable *executable_; // null: the reference interpreter
+  std::vector<ElementType> resultTypes_;
 };
 
 // The kernels one run launches, as the report lists them.
-std::vector<KernelReport> kernelsOf(const Executable *executable) {
+std::vector<KernelReport> kernelsOf(const HostPlan &plan) {
   std::vector<KernelReport> kernels;
-  if (!executable)
-    return kernels;
-  for (const HostStep &step : executable->plan().steps) {
+  for (const HostStep &step : plan.steps) {
     if (step.kind == HostStep::Kind::Alias)
       continue;
     KernelReport k;
@@ -551,36 +540,36 @@ int run(int argc, char **argv) {
     }
   }
 
-  std::shared_ptr<Executable> executable;
+  std::unique_ptr<LibraryExecutable> executable;
   if (device != "ref") {
-    CompileInfo info;
-    absl::StatusOr<std::shared_ptr<Executable>> compiled =
-        compileFunction(**function, *compileOptions, &info);
+    absl::StatusOr<std::unique_ptr<LibraryExecutable>> compiled =
+        LibraryExecutable::compile(path, (*function)->name(), *compileOptions);
     if (!compiled.ok())
       return report(compiled.status());
-    executable = *compiled;
+    executable = *std::move(compiled);
+    const CompileInfo &info = executable->info();
     runReport.compileSeconds = info.compileSeconds;
     runReport.cacheHit = info.cacheHit;
     runReport.planSeconds = info.planSeconds;
     runReport.llvmSeconds = info.llvmSeconds;
     runReport.loadSeconds = info.loadSeconds;
-    out << absl::StrFormat("compiled %d kernel%s in %.1f ms", info.kernels.size(),
-                           info.kernels.size() == 1 ? "" : "s", info.compileSeconds * 1e3);
+    int kernels = executable->kernelCount();
+    out << absl::StrFormat("compiled %d kernel%s in %.1f ms", kernels, kernels == 1 ? "" : "s",
+                           info.compileSeconds * 1e3);
     if (info.cacheHit)
       out << " (cache hit)\n";
     else
       out << absl::StrFormat(" (plan %.1f, LLVM %.1f, load %.1f)\n", info.planSeconds * 1e3,
                              info.llvmSeconds * 1e3, info.loadSeconds * 1e3);
-  }
-  Runner runner(**function, executable);
-  runReport.kernels = kernelsOf(executable.get());
-  if (executable) {
-    DimBindings dims(inputs->dims.begin(), inputs->dims.end());
+    // What the report says of each kernel comes from the plan.
     absl::StatusOr<ProgramPlan> plan = planFunction(**function, *compileOptions);
     if (!plan.ok())
       return report(plan.status());
-    describeLaunches(*plan, dims, runReport.kernels);
+    runReport.kernels = kernelsOf(plan->host);
+    describeLaunches(*plan, DimBindings(inputs->dims.begin(), inputs->dims.end()),
+                     runReport.kernels);
   }
+  Runner runner(**function, executable.get());
 
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<HostTensor>> outputs = runner.run(inputs->tensors, nullptr);

@@ -205,6 +205,18 @@ typedef struct xs_compile_options_t {
   /* Nonzero: CPU kernels keep subnormal floats instead of flushing them to
    * zero (the default, as XLA's CPU runtime does). */
   int32_t keep_denormals;
+  /* The x86 CPU to generate code for (an LLVM CPU name, "znver3") and its
+   * features ("+avx2,-avx512f"); NULL: the host's. For code that runs on
+   * another machine, and for output that does not depend on this one. */
+  const char *cpu;
+  const char *cpu_features;
+  /* Elements a CPU block gets at least; 0: the target's default. Small
+   * values give small shapes the split and packed plans of large ones. */
+  int64_t block_elements;
+  /* CPU kernels write results of at least this many bytes with streaming
+   * stores that bypass the caches; 0: half the last-level cache; negative:
+   * never. */
+  int64_t streaming_store_bytes;
 } xs_compile_options_t;
 
 static inline void xs_compile_options_init(xs_compile_options_t *options) {
@@ -220,6 +232,32 @@ static inline void xs_compile_options_init(xs_compile_options_t *options) {
 XS_API xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *module,
                                          const xs_compile_options_t *options,
                                          xs_executable_t **out_executable);
+
+/* What compiling an executable took. */
+typedef struct xs_compile_info_t {
+  size_t struct_size;
+  /* Seconds xs_executable_compile took in all. */
+  double compile_seconds;
+  /* Nonzero when the compile cache had the executable (the stages are 0). */
+  int32_t cache_hit;
+  /* Where a compile spent its time: planning the kernels, LLVM (emission,
+   * optimization, code generation), loading the code on the device. */
+  double plan_seconds;
+  double llvm_seconds;
+  double load_seconds;
+  /* Kernel launches a run makes at most (library calls not counted). */
+  int32_t kernel_count;
+} xs_compile_info_t;
+
+static inline void xs_compile_info_init(xs_compile_info_t *info) {
+  memset(info, 0, sizeof(*info));
+  info->struct_size = sizeof(*info);
+}
+
+/* How `executable` was compiled. The caller sets out_info->struct_size;
+ * fields past it are not written. */
+XS_API xs_status_t xs_executable_compile_info(const xs_executable_t *executable,
+                                              xs_compile_info_t *out_info);
 XS_API void xs_executable_retain(xs_executable_t *executable);
 XS_API void xs_executable_release(xs_executable_t *executable);
 
@@ -297,6 +335,12 @@ typedef struct xs_run_args_t {
   /* For cuda:N: the CUstream to queue the work on; NULL: a stream of
    * xstitch's own. Ignored elsewhere. */
   void *stream;
+  /* NULL, or called once per step of the run (a kernel launch or a library
+   * call such as dot), in order, after the run, with the step's name and the
+   * seconds it took; `step_timer_data` is passed through. Timing a step
+   * waits for it (on a GPU, for the stream), so a timed run is slower. */
+  void (*step_timer)(void *step_timer_data, const char *step, double seconds);
+  void *step_timer_data;
 } xs_run_args_t;
 
 static inline void xs_run_args_init(xs_run_args_t *args) {

@@ -57,7 +57,9 @@ class ModuleOptions(ctypes.Structure):
 class CompileOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("device", ctypes.c_char_p),
                 ("function", ctypes.c_char_p), ("disable_fusion", ctypes.c_int32),
-                ("keep_denormals", ctypes.c_int32)]
+                ("keep_denormals", ctypes.c_int32), ("cpu", ctypes.c_char_p),
+                ("cpu_features", ctypes.c_char_p), ("block_elements", ctypes.c_int64),
+                ("streaming_store_bytes", ctypes.c_int64)]
 
 
 class Dim(ctypes.Structure):
@@ -76,7 +78,10 @@ class RunArgs(ctypes.Structure):
                 ("num_inputs", ctypes.c_size_t), ("outputs", ctypes.POINTER(DLTensor)),
                 ("num_outputs", ctypes.c_size_t),
                 ("out_managed", ctypes.POINTER(ctypes.POINTER(DLManagedTensor))),
-                ("stream", ctypes.c_void_p)]
+                ("stream", ctypes.c_void_p),
+                ("step_timer", ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p,
+                                                ctypes.c_double)),
+                ("step_timer_data", ctypes.c_void_p)]
 
 
 class Stats(ctypes.Structure):

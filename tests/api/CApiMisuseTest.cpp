@@ -43,6 +43,7 @@ TEST(CApiMisuseTest, NullHandlesAndPointersAreErrors) {
   expectError(xs_executable_input_desc(nullptr, 0, nullptr), invalid);
   expectError(xs_executable_output_desc(nullptr, 0, nullptr), invalid);
   expectError(xs_executable_run(nullptr, nullptr), invalid);
+  expectError(xs_executable_compile_info(nullptr, nullptr), invalid);
   size_t count = 0;
   expectError(xs_executable_output_shapes(nullptr, nullptr, 0, nullptr, 0, &count), invalid);
   expectError(xs_tensor_share(nullptr, nullptr), invalid);
@@ -155,6 +156,12 @@ TEST(CApiMisuseTest, BadOptionsAndArgumentsAreErrors) {
   xs_tensor_desc_t desc;
   xs_tensor_desc_init(&desc);
   expectError(xs_executable_input_desc(add.get(), 0, nullptr), XS_STATUS_INVALID_ARGUMENT);
+  expectError(xs_executable_compile_info(add.get(), nullptr), XS_STATUS_INVALID_ARGUMENT);
+  xs_compile_options_t negativeBlocks;
+  xs_compile_options_init(&negativeBlocks);
+  negativeBlocks.block_elements = -1;
+  expectError(xs_executable_compile(context.get(), module.get(), &negativeBlocks, &executable),
+              XS_STATUS_INVALID_ARGUMENT);
   desc.struct_size = 0;
   expectError(xs_executable_input_desc(add.get(), 0, &desc), XS_STATUS_INVALID_ARGUMENT);
   expectError(xs_executable_output_desc(add.get(), 1, &desc), XS_STATUS_INVALID_ARGUMENT);

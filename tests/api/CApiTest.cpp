@@ -210,6 +210,48 @@ TEST_F(CApiTest, StridedInputsAreReadThroughACompactCopy) {
   EXPECT_NE(error.find("output 0 ('y') has strides"), std::string::npos) << error;
 }
 
+TEST_F(CApiTest, CompilesReportTheirStagesAndRunsTheirSteps) {
+  xs_compile_info_t info;
+  xs_compile_info_init(&info);
+  XS_ASSERT_OK(xs_executable_compile_info(executable_.get(), &info));
+  EXPECT_GT(info.compile_seconds, 0);
+  EXPECT_GE(info.kernel_count, 1);
+  // A fresh context compiles afresh; its stages add up to at most the whole.
+  Context fresh = newContext();
+  ExecutablePtr again = compile(fresh.get(), module_.get());
+  XS_ASSERT_OK(xs_executable_compile_info(again.get(), &info));
+  EXPECT_EQ(info.cache_hit, 0);
+  EXPECT_GT(info.llvm_seconds, 0);
+  EXPECT_LE(info.plan_seconds + info.llvm_seconds + info.load_seconds,
+            info.compile_seconds * 1.001);
+  ExecutablePtr cached = compile(fresh.get(), module_.get());
+  XS_ASSERT_OK(xs_executable_compile_info(cached.get(), &info));
+  EXPECT_EQ(info.cache_hit, 1);
+
+  struct Steps {
+    std::vector<std::string> names;
+    double seconds = 0;
+  } steps;
+  ScaledSumCase c(4, 8);
+  std::vector<DLTensor> inputs = c.inputs();
+  DLManagedTensor *managed[2] = {};
+  xs_run_args_t args;
+  xs_run_args_init(&args);
+  args.inputs = inputs.data();
+  args.num_inputs = 3;
+  args.out_managed = managed;
+  args.step_timer = [](void *data, const char *step, double seconds) {
+    static_cast<Steps *>(data)->names.push_back(step);
+    static_cast<Steps *>(data)->seconds += seconds;
+  };
+  args.step_timer_data = &steps;
+  XS_ASSERT_OK(xs_executable_run(executable_.get(), &args));
+  Managed y(managed[0]), s(managed[1]);
+  XS_ASSERT_OK(xs_executable_compile_info(executable_.get(), &info));
+  EXPECT_EQ(steps.names.size(), static_cast<size_t>(info.kernel_count));
+  EXPECT_GT(steps.seconds, 0);
+}
+
 TEST_F(CApiTest, InconsistentShapesNameTheDimAndTheInputs) {
   ScaledSumCase c(3, 7);
   std::vector<DLTensor> inputs = c.inputs();

@@ -1,0 +1,158 @@
+#include "tools/LibraryRun.h"
+
+#include <chrono>
+
+#include "ir/Diagnostics.h"
+
+namespace xs {
+
+namespace {
+
+/// The status a C API status means (and frees it).
+absl::Status fromLibrary(xs_status_t status) {
+  if (status == nullptr)
+    return absl::OkStatus();
+  std::string message = xs_status_message(status);
+  xs_status_code_t code = xs_status_code(status);
+  xs_status_free(status);
+  switch (code) {
+  case XS_STATUS_INVALID_ARGUMENT:
+    return absl::InvalidArgumentError(message);
+  case XS_STATUS_NOT_FOUND:
+    return absl::NotFoundError(message);
+  case XS_STATUS_UNIMPLEMENTED:
+    return absl::UnimplementedError(message);
+  case XS_STATUS_RESOURCE_EXHAUSTED:
+    return absl::ResourceExhaustedError(message);
+  case XS_STATUS_FAILED_PRECONDITION:
+    return absl::FailedPreconditionError(message);
+  case XS_STATUS_OUT_OF_RANGE:
+    return absl::OutOfRangeError(message);
+  case XS_STATUS_INTERNAL:
+    return absl::InternalError(message);
+  default:
+    return absl::UnknownError(message);
+  }
+}
+
+void collectStep(void *data, const char *step, double seconds) {
+  static_cast<RunStats *>(data)->steps.push_back(KernelTiming{step, seconds});
+}
+
+} // namespace
+
+absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+LibraryExecutable::compile(const std::string &path, const std::string &function,
+                           const CompileOptions &options) {
+  std::unique_ptr<LibraryExecutable> exe(new LibraryExecutable());
+  xs_context_options_t contextOptions;
+  xs_context_options_init(&contextOptions);
+  contextOptions.worker_threads = options.threads;
+  XS_RETURN_IF_ERROR(fromLibrary(xs_context_create(&contextOptions, &exe->context_)));
+  xs_module_t *module = nullptr;
+  XS_RETURN_IF_ERROR(fromLibrary(xs_module_create_from_file(path.c_str(), nullptr, &module)));
+  xs_compile_options_t compile;
+  xs_compile_options_init(&compile);
+  compile.device = options.device.c_str();
+  compile.function = function.c_str();
+  compile.disable_fusion = options.fusion ? 0 : 1;
+  compile.keep_denormals = options.flushDenormals ? 0 : 1;
+  compile.cpu = options.cpu.empty() ? nullptr : options.cpu.c_str();
+  compile.cpu_features = options.features.empty() ? nullptr : options.features.c_str();
+  compile.block_elements = options.blockElements;
+  compile.streaming_store_bytes = options.streamingStoreBytes;
+  absl::Status compiled =
+      fromLibrary(xs_executable_compile(exe->context_, module, &compile, &exe->executable_));
+  xs_module_release(module);
+  XS_RETURN_IF_ERROR(compiled);
+
+  xs_compile_info_t info;
+  xs_compile_info_init(&info);
+  XS_RETURN_IF_ERROR(fromLibrary(xs_executable_compile_info(exe->executable_, &info)));
+  exe->info_.compileSeconds = info.compile_seconds;
+  exe->info_.cacheHit = info.cache_hit != 0;
+  exe->info_.planSeconds = info.plan_seconds;
+  exe->info_.llvmSeconds = info.llvm_seconds;
+  exe->info_.loadSeconds = info.load_seconds;
+  exe->kernelCount_ = info.kernel_count;
+  for (size_t i = 0; i < xs_executable_input_count(exe->executable_); ++i) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    XS_RETURN_IF_ERROR(fromLibrary(xs_executable_input_desc(exe->executable_, i, &desc)));
+    exe->inputTypes_.push_back(desc.dtype);
+  }
+  exe->numOutputs_ = xs_executable_output_count(exe->executable_);
+  return exe;
+}
+
+LibraryExecutable::~LibraryExecutable() {
+  xs_executable_release(executable_);
+  xs_context_release(context_);
+}
+
+absl::Status LibraryExecutable::runTensors(const std::vector<Tensor> &inputs, RunStats *stats,
+                                           std::vector<DLManagedTensor *> &outputs) const {
+  if (inputs.size() != inputTypes_.size())
+    return absl::InvalidArgumentError(
+        strCat("the function takes ", inputTypes_.size(), " inputs but got ", inputs.size()));
+  std::vector<DLTensor> tensors(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    DLTensor &t = tensors[i];
+    t.data = const_cast<void *>(inputs[i].data());
+    t.device = DLDevice{kDLCPU, 0};
+    t.ndim = static_cast<int32_t>(inputs[i].shape().size());
+    t.dtype = inputTypes_[i];
+    t.shape = const_cast<int64_t *>(inputs[i].shape().data());
+  }
+  outputs.assign(numOutputs_, nullptr);
+  xs_run_args_t args;
+  xs_run_args_init(&args);
+  args.inputs = tensors.data();
+  args.num_inputs = tensors.size();
+  args.out_managed = outputs.data();
+  if (stats != nullptr) {
+    stats->steps.clear();
+    args.step_timer = collectStep;
+    args.step_timer_data = stats;
+  }
+  return fromLibrary(xs_executable_run(executable_, &args));
+}
+
+absl::StatusOr<std::vector<HostTensor>>
+LibraryExecutable::run(const std::vector<HostTensor> &inputs,
+                       const std::vector<ElementType> &resultTypes, RunStats *stats) const {
+  std::vector<Tensor> tensors;
+  tensors.reserve(inputs.size());
+  for (const HostTensor &t : inputs)
+    tensors.push_back(toTensor(t));
+  std::vector<DLManagedTensor *> outputs;
+  XS_RETURN_IF_ERROR(runTensors(tensors, stats, outputs));
+  std::vector<HostTensor> results;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    const DLTensor &t = outputs[i]->dl_tensor;
+    TensorView view;
+    view.type = resultTypes[i];
+    view.shape.assign(t.shape, t.shape + t.ndim);
+    view.data = t.data;
+    results.push_back(toHostTensor(view));
+    outputs[i]->deleter(outputs[i]);
+  }
+  return results;
+}
+
+absl::StatusOr<double> LibraryExecutable::timeRun(const std::vector<HostTensor> &inputs,
+                                                  RunStats *stats) {
+  if (timedInputs_.empty())
+    for (const HostTensor &t : inputs)
+      timedInputs_.push_back(toTensor(t));
+  std::vector<DLManagedTensor *> outputs;
+  auto start = std::chrono::steady_clock::now();
+  absl::Status status = runTensors(timedInputs_, stats, outputs);
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  XS_RETURN_IF_ERROR(status);
+  for (DLManagedTensor *t : outputs)
+    t->deleter(t);
+  return seconds;
+}
+
+} // namespace xs
