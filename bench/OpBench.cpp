@@ -15,6 +15,7 @@
 #include "driver/Compiler.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "tools/LibraryRun.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/RandomTensor.h"
 #include "transforms/Pass.h"
@@ -108,8 +109,8 @@ int run(int argc, char **argv) {
       return 3;
     }
     const Function &f = *(*module)->functions()[0];
-    CompileInfo info;
-    absl::StatusOr<std::shared_ptr<Executable>> exe = compileFunction(f, options, &info);
+    absl::StatusOr<std::unique_ptr<LibraryExecutable>> exe =
+        LibraryExecutable::compileText(c.text, c.name, f.name(), options);
     if (!exe.ok()) {
       std::fprintf(stderr, "%s: %s\n", c.name, std::string(exe.status().message()).c_str());
       return 3;
@@ -129,17 +130,17 @@ int run(int argc, char **argv) {
       views.push_back(t.view());
       bytes += static_cast<double>(t.view().byteSize());
     }
-    absl::StatusOr<std::vector<Tensor>> outputs = (*exe)->run(views);
-    if (!outputs.ok()) {
-      std::fprintf(stderr, "%s: %s\n", c.name, std::string(outputs.status().message()).c_str());
+    if (absl::StatusOr<double> first = (*exe)->timeViews(views, nullptr); !first.ok()) {
+      std::fprintf(stderr, "%s: %s\n", c.name, std::string(first.status().message()).c_str());
       return 3;
     }
-    for (const Tensor &t : *outputs)
-      bytes += static_cast<double>(t.view().byteSize());
-    double seconds = medianSeconds([&] { (void)(*exe)->run(views); }, iters);
+    for (const FunctionResult &r : f.results())
+      bytes += static_cast<double>(*r.value->type().numElements().evaluate(dims) *
+                                   elementByteSize(r.value->type().elementType()));
+    double seconds = medianSeconds([&] { (void)(*exe)->timeViews(views, nullptr); }, iters);
     double bandwidth = bytes / seconds;
-    std::printf("| %s | %.0f MiB | %.3f | %.1f | %.2f | %zu |\n", c.name, bytes / (1 << 20),
-                seconds * 1e3, bandwidth / 1e9, bandwidth / floor, info.kernels.size());
+    std::printf("| %s | %.0f MiB | %.3f | %.1f | %.2f | %d |\n", c.name, bytes / (1 << 20),
+                seconds * 1e3, bandwidth / 1e9, bandwidth / floor, (*exe)->kernelCount());
   }
   return 0;
 }

@@ -44,13 +44,35 @@ void collectStep(void *data, const char *step, double seconds) {
 absl::StatusOr<std::unique_ptr<LibraryExecutable>>
 LibraryExecutable::compile(const std::string &path, const std::string &function,
                            const CompileOptions &options) {
+  xs_module_t *module = nullptr;
+  XS_RETURN_IF_ERROR(fromLibrary(xs_module_create_from_file(path.c_str(), nullptr, &module)));
+  return compileModule(module, function, options);
+}
+
+absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+LibraryExecutable::compileText(const std::string &text, const std::string &sourceName,
+                               const std::string &function, const CompileOptions &options) {
+  xs_module_options_t moduleOptions;
+  xs_module_options_init(&moduleOptions);
+  moduleOptions.format = XS_MODULE_FORMAT_TEXT;
+  moduleOptions.source_name = sourceName.c_str();
+  xs_module_t *module = nullptr;
+  XS_RETURN_IF_ERROR(
+      fromLibrary(xs_module_create_from_bytes(text.data(), text.size(), &moduleOptions, &module)));
+  return compileModule(module, function, options);
+}
+
+absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+LibraryExecutable::compileModule(xs_module_t *module, const std::string &function,
+                                 const CompileOptions &options) {
   std::unique_ptr<LibraryExecutable> exe(new LibraryExecutable());
   xs_context_options_t contextOptions;
   xs_context_options_init(&contextOptions);
   contextOptions.worker_threads = options.threads;
-  XS_RETURN_IF_ERROR(fromLibrary(xs_context_create(&contextOptions, &exe->context_)));
-  xs_module_t *module = nullptr;
-  XS_RETURN_IF_ERROR(fromLibrary(xs_module_create_from_file(path.c_str(), nullptr, &module)));
+  if (absl::Status s = fromLibrary(xs_context_create(&contextOptions, &exe->context_)); !s.ok()) {
+    xs_module_release(module);
+    return s;
+  }
   xs_compile_options_t compile;
   xs_compile_options_init(&compile);
   compile.device = options.device.c_str();
@@ -90,19 +112,19 @@ LibraryExecutable::~LibraryExecutable() {
   xs_context_release(context_);
 }
 
-absl::Status LibraryExecutable::runTensors(const std::vector<Tensor> &inputs, RunStats *stats,
-                                           std::vector<DLManagedTensor *> &outputs) const {
+absl::Status LibraryExecutable::runViews(const std::vector<TensorView> &inputs, RunStats *stats,
+                                         std::vector<DLManagedTensor *> &outputs) const {
   if (inputs.size() != inputTypes_.size())
     return absl::InvalidArgumentError(
         strCat("the function takes ", inputTypes_.size(), " inputs but got ", inputs.size()));
   std::vector<DLTensor> tensors(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     DLTensor &t = tensors[i];
-    t.data = const_cast<void *>(inputs[i].data());
+    t.data = inputs[i].data;
     t.device = DLDevice{kDLCPU, 0};
-    t.ndim = static_cast<int32_t>(inputs[i].shape().size());
+    t.ndim = static_cast<int32_t>(inputs[i].shape.size());
     t.dtype = inputTypes_[i];
-    t.shape = const_cast<int64_t *>(inputs[i].shape().data());
+    t.shape = const_cast<int64_t *>(inputs[i].shape.data());
   }
   outputs.assign(numOutputs_, nullptr);
   xs_run_args_t args;
@@ -122,11 +144,14 @@ absl::StatusOr<std::vector<HostTensor>>
 LibraryExecutable::run(const std::vector<HostTensor> &inputs,
                        const std::vector<ElementType> &resultTypes, RunStats *stats) const {
   std::vector<Tensor> tensors;
+  std::vector<TensorView> views;
   tensors.reserve(inputs.size());
-  for (const HostTensor &t : inputs)
+  for (const HostTensor &t : inputs) {
     tensors.push_back(toTensor(t));
+    views.push_back(tensors.back().view());
+  }
   std::vector<DLManagedTensor *> outputs;
-  XS_RETURN_IF_ERROR(runTensors(tensors, stats, outputs));
+  XS_RETURN_IF_ERROR(runViews(views, stats, outputs));
   std::vector<HostTensor> results;
   for (size_t i = 0; i < outputs.size(); ++i) {
     const DLTensor &t = outputs[i]->dl_tensor;
@@ -143,11 +168,18 @@ LibraryExecutable::run(const std::vector<HostTensor> &inputs,
 absl::StatusOr<double> LibraryExecutable::timeRun(const std::vector<HostTensor> &inputs,
                                                   RunStats *stats) {
   if (timedInputs_.empty())
-    for (const HostTensor &t : inputs)
+    for (const HostTensor &t : inputs) {
       timedInputs_.push_back(toTensor(t));
+      timedViews_.push_back(timedInputs_.back().view());
+    }
+  return timeViews(timedViews_, stats);
+}
+
+absl::StatusOr<double> LibraryExecutable::timeViews(const std::vector<TensorView> &inputs,
+                                                    RunStats *stats) const {
   std::vector<DLManagedTensor *> outputs;
   auto start = std::chrono::steady_clock::now();
-  absl::Status status = runTensors(timedInputs_, stats, outputs);
+  absl::Status status = runViews(inputs, stats, outputs);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   XS_RETURN_IF_ERROR(status);
   for (DLManagedTensor *t : outputs)

@@ -25,6 +25,10 @@ public:
   /// through the C API with `options` (its threads become the context's).
   static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
   compile(const std::string &path, const std::string &function, const CompileOptions &options);
+  /// The same from text IR (`sourceName` locates its errors).
+  static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+  compileText(const std::string &text, const std::string &sourceName, const std::string &function,
+              const CompileOptions &options);
   ~LibraryExecutable();
   LibraryExecutable(const LibraryExecutable &) = delete;
   LibraryExecutable &operator=(const LibraryExecutable &) = delete;
@@ -45,12 +49,19 @@ public:
   /// framework calling the C API pays.
   absl::StatusOr<double> timeRun(const std::vector<HostTensor> &inputs, RunStats *stats);
 
+  /// Seconds one run on `inputs` (typed memory in place) takes, the results
+  /// allocated by the library and freed.
+  absl::StatusOr<double> timeViews(const std::vector<TensorView> &inputs, RunStats *stats) const;
+
 private:
   LibraryExecutable() = default;
+  /// Compiles `module` (released here) with `options`.
+  static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+  compileModule(xs_module_t *module, const std::string &function, const CompileOptions &options);
   /// Runs on tensors already in typed memory; `outputs` receives the
   /// library's tensors (the caller deletes them).
-  absl::Status runTensors(const std::vector<Tensor> &inputs, RunStats *stats,
-                          std::vector<DLManagedTensor *> &outputs) const;
+  absl::Status runViews(const std::vector<TensorView> &inputs, RunStats *stats,
+                        std::vector<DLManagedTensor *> &outputs) const;
 
   xs_context_t *context_ = nullptr;
   xs_executable_t *executable_ = nullptr;
@@ -59,6 +70,7 @@ private:
   std::vector<DLDataType> inputTypes_;
   size_t numOutputs_ = 0;
   std::vector<Tensor> timedInputs_; // timeRun's inputs, converted once
+  std::vector<TensorView> timedViews_;
 };
 
 } // namespace xs
