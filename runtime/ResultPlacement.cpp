@@ -56,4 +56,45 @@ absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferL
   return placement;
 }
 
+absl::Status deliverResults(const HostPlan &plan, const BufferLayout &layout,
+                            const ResultPlacement &placement,
+                            const std::vector<TensorView> &requestedOutputs,
+                            const std::vector<std::shared_ptr<void>> &owned,
+                            const ResultDelivery &delivery, RunResult &result) {
+  size_t numResults = plan.outputs.size();
+  result.outputs.resize(numResults);
+  result.shapes.resize(numResults);
+  for (size_t r = 0; r < numResults; ++r) {
+    size_t b = static_cast<size_t>(plan.outputs[r]);
+    size_t source = placement.source[r];
+    int64_t bytes = layout.bytes[b];
+    ElementType type = plan.buffers[b].type.elementType();
+    result.shapes[r] = layout.shapes[b];
+    if (placement.writtenInto[source] == static_cast<int>(r))
+      continue;
+    if (delivery.handOver && placement.handedOver[r]) {
+      result.outputs[r].emplace(type, result.shapes[r], owned[source]);
+      continue;
+    }
+    // An input, a constant, a buffer another result has, a less aligned
+    // destination, or memory on the other side: the result is a copy.
+    void *destination = placement.provided[r] ? requestedOutputs[r].data : nullptr;
+    std::shared_ptr<void> storage;
+    if (destination == nullptr) {
+      storage = delivery.allocate(bytes);
+      if (storage == nullptr)
+        return absl::ResourceExhaustedError(strCat("out of ", delivery.memory,
+                                                   " memory for result ", resultName(plan, r), " (",
+                                                   bytes, " bytes)"));
+      destination = storage.get();
+    }
+    if (bytes > 0)
+      XS_RETURN_IF_ERROR(delivery.copy(destination, source, bytes));
+    result.bytesCopied += bytes;
+    if (storage != nullptr)
+      result.outputs[r].emplace(type, result.shapes[r], std::move(storage));
+  }
+  return absl::OkStatus();
+}
+
 } // namespace xs

@@ -9,10 +9,14 @@
 // Every device's Executable places its results with this.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/HostPlan.h"
+#include "runtime/Executable.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/Tensor.h"
 
@@ -42,6 +46,29 @@ absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferL
 
 /// The name of result `index` in messages: its buffer's `%name`.
 std::string resultName(const HostPlan &plan, size_t index);
+
+/// How a device hands a run's results over once its steps ran.
+struct ResultDelivery {
+  /// `bytes` of memory for a result the run allocates; nullptr when out of
+  /// memory (`memory` names it in the error: "host", "GPU").
+  std::function<std::shared_ptr<void>(int64_t bytes)> allocate;
+  std::string memory;
+  /// Copies `bytes` of buffer `buffer` of the run to `destination`.
+  std::function<absl::Status(void *destination, size_t buffer, int64_t bytes)> copy;
+  /// The run's own Output buffers may be handed to the caller as they are
+  /// (false: results are copied out, e.g. from a GPU to the host).
+  bool handOver = true;
+};
+
+/// Fills `result` with every result's shape and, for results the kernels
+/// did not write in place, its memory: an Output buffer handed over
+/// (`owned`, per buffer), or a copy into the caller's or newly allocated
+/// memory, counted in RunResult::bytesCopied.
+absl::Status deliverResults(const HostPlan &plan, const BufferLayout &layout,
+                            const ResultPlacement &placement,
+                            const std::vector<TensorView> &requestedOutputs,
+                            const std::vector<std::shared_ptr<void>> &owned,
+                            const ResultDelivery &delivery, RunResult &result);
 
 } // namespace xs
 

@@ -185,38 +185,15 @@ absl::StatusOr<RunResult> CpuExecutable::execute(const RunRequest &request, RunS
   if (!status.ok())
     return status;
 
-  size_t numResults = plan_.outputs.size();
-  result.outputs.resize(numResults);
-  result.shapes.resize(numResults);
-  for (size_t r = 0; r < numResults; ++r) {
-    size_t b = static_cast<size_t>(plan_.outputs[r]);
-    size_t source = placement.source[r];
-    int64_t bytes = call.layout.bytes[b];
-    ElementType type = plan_.buffers[b].type.elementType();
-    result.shapes[r] = call.layout.shapes[b];
-    if (placement.writtenInto[source] == static_cast<int>(r))
-      continue;
-    if (placement.handedOver[r]) {
-      result.outputs[r].emplace(type, result.shapes[r], call.owned[source]);
-      continue;
-    }
-    // An input, a constant, a buffer another result has, or a less aligned
-    // destination: the result is a copy.
-    void *destination = nullptr;
-    if (placement.provided[r]) {
-      destination = request.outputs[r].data;
-    } else {
-      std::shared_ptr<void> copy = allocator_->allocate(bytes);
-      if (copy == nullptr)
-        return absl::ResourceExhaustedError(
-            strCat("out of memory copying result ", resultName(plan_, r)));
-      destination = copy.get();
-      result.outputs[r].emplace(type, result.shapes[r], std::move(copy));
-    }
-    if (bytes > 0)
-      std::memcpy(destination, call.data[source], static_cast<size_t>(bytes));
-    result.bytesCopied += bytes;
-  }
+  ResultDelivery delivery;
+  delivery.memory = "host";
+  delivery.allocate = [&](int64_t bytes) { return allocator_->allocate(bytes); };
+  delivery.copy = [&](void *destination, size_t buffer, int64_t bytes) {
+    std::memcpy(destination, call.data[buffer], static_cast<size_t>(bytes));
+    return absl::OkStatus();
+  };
+  XS_RETURN_IF_ERROR(
+      deliverResults(plan_, call.layout, placement, request.outputs, call.owned, delivery, result));
   return result;
 }
 

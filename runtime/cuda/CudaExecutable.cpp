@@ -316,44 +316,22 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
 
   // Results the kernels did not write in place: device results are handed
   // over or copied on the device, host results copied back.
-  size_t numResults = plan_.outputs.size();
-  result.outputs.resize(numResults);
-  result.shapes.resize(numResults);
-  for (size_t r = 0; r < numResults; ++r) {
-    size_t b = static_cast<size_t>(plan_.outputs[r]);
-    size_t source = placement.source[r];
-    int64_t bytes = call.layout.bytes[b];
-    ElementType type = plan_.buffers[b].type.elementType();
-    result.shapes[r] = call.layout.shapes[b];
-    if (placement.writtenInto[source] == static_cast<int>(r))
-      continue;
-    if (resident && placement.handedOver[r]) {
-      result.outputs[r].emplace(type, result.shapes[r], call.owned[source]);
-      continue;
-    }
-    std::shared_ptr<void> storage;
-    void *destination = placement.provided[r] ? request.outputs[r].data : nullptr;
-    if (destination == nullptr) {
-      storage = resident ? ctx.deviceMemory()->allocate(bytes) : ctx.hostMemory()->allocate(bytes);
-      if (storage == nullptr)
-        return absl::ResourceExhaustedError(strCat("out of ", resident ? "GPU" : "host",
-                                                   " memory for result ", resultName(plan_, r),
-                                                   " (", bytes, " bytes)"));
-      destination = storage.get();
-    }
-    if (bytes > 0) {
-      CUdeviceptr from = call.data[source];
-      XS_RETURN_IF_ERROR(ctx.check(
-          resident ? driver.cuMemcpyDtoDAsync(
-                         static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(destination)), from,
-                         static_cast<size_t>(bytes), s)
-                   : driver.cuMemcpyDtoHAsync(destination, from, static_cast<size_t>(bytes), s),
-          resident ? "cuMemcpyDtoDAsync" : "cuMemcpyDtoHAsync"));
-    }
-    result.bytesCopied += bytes;
-    if (storage != nullptr)
-      result.outputs[r].emplace(type, result.shapes[r], std::move(storage));
-  }
+  ResultDelivery delivery;
+  delivery.memory = resident ? "GPU" : "host";
+  delivery.handOver = resident;
+  delivery.allocate = [&](int64_t bytes) {
+    return resident ? ctx.deviceMemory()->allocate(bytes) : ctx.hostMemory()->allocate(bytes);
+  };
+  delivery.copy = [&](void *destination, size_t buffer, int64_t bytes) {
+    size_t size = static_cast<size_t>(bytes);
+    if (!resident)
+      return ctx.check(driver.cuMemcpyDtoHAsync(destination, call.data[buffer], size, s),
+                       "cuMemcpyDtoHAsync");
+    CUdeviceptr to = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(destination));
+    return ctx.check(driver.cuMemcpyDtoDAsync(to, call.data[buffer], size, s), "cuMemcpyDtoDAsync");
+  };
+  XS_RETURN_IF_ERROR(
+      deliverResults(plan_, call.layout, placement, request.outputs, call.owned, delivery, result));
   XS_RETURN_IF_ERROR(call.stream->synchronize());
   return result;
 }

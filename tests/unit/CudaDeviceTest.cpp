@@ -276,23 +276,28 @@ std::vector<float> floats(const Tensor &t) {
   return std::vector<float>(data, data + t.view().numElements());
 }
 
-TEST_F(CudaDeviceTest, LaunchesWithThePlansConfigurationAndCopiesResultsBack) {
-  // The "kernel" copies its input to its output: what comes back must be
-  // what went in, through the buffer table the launch was given.
-  state_.kernelEffect = [](const RecordedLaunch &launch) {
-    std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
-                reinterpret_cast<const void *>(launch.buffers[0]),
-                static_cast<size_t>(launch.dims[0] * launch.dims[1]) * sizeof(float));
-  };
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+/// One kernel over x and y, the constant folded into it.
+constexpr const char *kScale = R"(
 func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
   %two = constant {value = 2.0} : f32[R, C]
   %y = mul %x, %two
   return %y
 }
-)",
-                                                                module);
+)";
+
+/// A "kernel" that copies its R x C input to its output.
+void copyFirstBufferToSecond(const RecordedLaunch &launch) {
+  std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
+              reinterpret_cast<const void *>(launch.buffers[0]),
+              static_cast<size_t>(launch.dims[0] * launch.dims[1]) * sizeof(float));
+}
+
+TEST_F(CudaDeviceTest, LaunchesWithThePlansConfigurationAndCopiesResultsBack) {
+  // The "kernel" copies its input to its output: what comes back must be
+  // what went in, through the buffer table the launch was given.
+  state_.kernelEffect = copyFirstBufferToSecond;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
   EXPECT_EQ((*executable)->deviceName(), "cuda:0");
   ASSERT_EQ(state_.modules.size(), 1u);
@@ -464,21 +469,9 @@ func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
 }
 
 TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
-  // The "kernel" copies its input to its output.
-  state_.kernelEffect = [](const RecordedLaunch &launch) {
-    std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
-                reinterpret_cast<const void *>(launch.buffers[0]),
-                static_cast<size_t>(launch.dims[0] * launch.dims[1]) * sizeof(float));
-  };
+  state_.kernelEffect = copyFirstBufferToSecond;
   std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
-func @scale(%x: f32[R, C]) -> (y: f32[R, C]) {
-  %two = constant {value = 2.0} : f32[R, C]
-  %y = mul %x, %two
-  return %y
-}
-)",
-                                                                module);
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
   // "Device" memory of the caller's: 16-byte aligned, as cuMemAlloc's is.
   alignas(256) static float x[3 * 5], y[3 * 5];
