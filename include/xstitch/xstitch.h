@@ -171,15 +171,18 @@ static inline void xs_module_options_init(xs_module_options_t *options) {
 }
 
 /* Parses (text IR) or imports (ONNX) `size` bytes at `data`, and checks and
- * canonicalizes every function. The bytes are read during the call only.
- * `options` may be NULL. Errors locate the problem in the source. */
+ * canonicalizes every function. The bytes and `options` (may be NULL) are
+ * read during the call only. On success *out_module holds a new reference,
+ * owned by the caller. Errors locate the problem in the source. */
 XS_API xs_status_t xs_module_create_from_bytes(const void *data, size_t size,
                                                const xs_module_options_t *options,
                                                xs_module_t **out_module);
-/* The same from the file at `path` (NUL-terminated). */
+/* The same from the file at `path` (NUL-terminated, read during the call);
+ * a file that cannot be read is XS_STATUS_NOT_FOUND. */
 XS_API xs_status_t xs_module_create_from_file(const char *path,
                                               const xs_module_options_t *options,
                                               xs_module_t **out_module);
+/* Adds or drops a reference; NULL is a no-op. Infallible. */
 XS_API void xs_module_retain(xs_module_t *module);
 XS_API void xs_module_release(xs_module_t *module);
 /* The number of functions; 0 for a NULL or released module. Infallible. */
@@ -226,9 +229,11 @@ static inline void xs_compile_options_init(xs_compile_options_t *options) {
 
 /* Compiles a function of `module` for a device and loads it there. Kernels
  * are shape-generic: one executable runs every value of the symbolic dims.
- * A compile the context's cache holds returns at once. `options` may be
- * NULL. The executable keeps `context` alive; `module` may be released
- * after the call. */
+ * A compile the context's cache holds returns at once. `options` (may be
+ * NULL) and its strings are read during the call only. On success
+ * *out_executable holds a new reference, owned by the caller. The
+ * executable keeps `context` alive; `module` may be released after the
+ * call. */
 XS_API xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *module,
                                          const xs_compile_options_t *options,
                                          xs_executable_t **out_executable);
@@ -258,6 +263,7 @@ static inline void xs_compile_info_init(xs_compile_info_t *info) {
  * fields past it are not written. */
 XS_API xs_status_t xs_executable_compile_info(const xs_executable_t *executable,
                                               xs_compile_info_t *out_info);
+/* Adds or drops a reference; NULL is a no-op. Infallible. */
 XS_API void xs_executable_retain(xs_executable_t *executable);
 XS_API void xs_executable_release(xs_executable_t *executable);
 
@@ -348,14 +354,15 @@ static inline void xs_run_args_init(xs_run_args_t *args) {
   args->struct_size = sizeof(*args);
 }
 
-/* Runs the executable. Dims are bound from the inputs' shapes; inputs whose
- * shapes disagree (two values for one symbol, a violated constraint) are an
- * XS_STATUS_INVALID_ARGUMENT error naming the dim and the inputs, as are a
- * wrong dtype, rank, device or count. On a GPU, the call queues its work on
- * the stream and returns when that stream has done it; it never waits for
- * the whole device. Data errors the kernels detect are errors naming the op.
- * Thread-safe: many threads may run one executable at once. On an error no
- * out_managed entry is written. */
+/* Runs the executable. `args` and the tensors it names stay the caller's
+ * and are used during the call only. Dims are bound from the inputs'
+ * shapes; inputs whose shapes disagree (two values for one symbol, a
+ * violated constraint) are an XS_STATUS_INVALID_ARGUMENT error naming the
+ * dim and the inputs, as are a wrong dtype, rank, device or count. On a
+ * GPU, the call queues its work on the stream and returns when that stream
+ * has done it; it never waits for the whole device. Thread-safe: many
+ * threads may run one executable at once. On an error no out_managed entry
+ * is written. */
 XS_API xs_status_t xs_executable_run(const xs_executable_t *executable,
                                      const xs_run_args_t *args);
 
@@ -370,9 +377,10 @@ XS_API xs_status_t xs_executable_output_shapes(const xs_executable_t *executable
                                                size_t *out_count);
 
 /* Another reference to the memory of a tensor xstitch allocated (an
- * out_managed entry): a new DLManagedTensor with its own deleter, sharing
- * the data; the memory goes when every one of them is deleted. Any other
- * tensor is XS_STATUS_INVALID_ARGUMENT. */
+ * out_managed entry): a new DLManagedTensor with its own deleter, owned by
+ * the caller, sharing the data; the memory goes when every one of them is
+ * deleted. `tensor` stays the caller's. Any other tensor is
+ * XS_STATUS_INVALID_ARGUMENT. */
 XS_API xs_status_t xs_tensor_share(const DLManagedTensor *tensor,
                                    DLManagedTensor **out_tensor);
 
