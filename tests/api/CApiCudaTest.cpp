@@ -42,14 +42,10 @@ TEST(CApiCudaTest, GpuTensorsAreUsedInPlaceOnTheCallersStream) {
   // "Device" memory of the caller's (the recording driver's is host memory).
   alignas(256) static float x[3 * 5], y[3 * 5];
   int64_t shape[2] = {3, 5};
-  DLTensor input = onGpu(x, shape), output = onGpu(y, shape);
+  std::vector<DLTensor> inputs = {onGpu(x, shape)};
+  DLTensor output = onGpu(y, shape);
   void *stream = reinterpret_cast<void *>(0x77);
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = &input;
-  args.num_inputs = 1;
-  args.outputs = &output;
-  args.num_outputs = 1;
+  xs_run_args_t args = runArgs(inputs, &output, 1);
   args.stream = stream;
   int uploads = gpu.hostToDevice.load();
   size_t launches = gpu.launches.size(), syncs = gpu.synchronized.size();
@@ -91,13 +87,9 @@ TEST(CApiCudaTest, HostTensorsAreCopiedInAndOut) {
   ASSERT_NE(executable, nullptr);
   std::vector<float> x(6, 1.0f), y(6);
   std::vector<int64_t> shape = {2, 3};
-  DLTensor input = tensorOf(x, shape, kF32), output = tensorOf(y, shape, kF32);
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = &input;
-  args.num_inputs = 1;
-  args.outputs = &output;
-  args.num_outputs = 1;
+  std::vector<DLTensor> inputs = {tensorOf(x, shape, kF32)};
+  DLTensor output = tensorOf(y, shape, kF32);
+  xs_run_args_t args = runArgs(inputs, &output, 1);
   int toHost = gpu.deviceToHost.load();
   uint64_t copied = bytesCopiedSoFar();
   XS_ASSERT_OK(xs_executable_run(executable.get(), &args));

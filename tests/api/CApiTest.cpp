@@ -114,12 +114,7 @@ TEST_F(CApiTest, WritesIntoTheCallersOutputsWithoutCopies) {
     std::vector<float> y(c.x.size(), -1), s(static_cast<size_t>(b), -1);
     std::vector<int64_t> sShape = {b};
     DLTensor outputs[2] = {tensorOf(y, c.xShape, kF32), tensorOf(s, sShape, kF32)};
-    xs_run_args_t args;
-    xs_run_args_init(&args);
-    args.inputs = inputs.data();
-    args.num_inputs = inputs.size();
-    args.outputs = outputs;
-    args.num_outputs = 2;
+    xs_run_args_t args = runArgs(inputs, outputs, 2);
     uint64_t copiedBefore = bytesCopiedSoFar();
     XS_ASSERT_OK(xs_executable_run(executable_.get(), &args));
     EXPECT_EQ(bytesCopiedSoFar(), copiedBefore) << "a run on compact, aligned tensors copied";
@@ -135,11 +130,7 @@ TEST_F(CApiTest, HandsOutAllocatedOutputsAsManagedTensors) {
   ScaledSumCase c(5, 33);
   std::vector<DLTensor> inputs = c.inputs();
   DLManagedTensor *managed[2] = {nullptr, nullptr};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = inputs.size();
-  args.out_managed = managed;
+  xs_run_args_t args = runArgs(inputs, managed);
   XS_ASSERT_OK(xs_executable_run(executable_.get(), &args));
   Managed y(managed[0]), s(managed[1]);
   ASSERT_NE(y, nullptr);
@@ -193,12 +184,7 @@ TEST_F(CApiTest, StridedInputsAreReadThroughACompactCopy) {
   std::vector<float> y(c.x.size()), s(static_cast<size_t>(c.b));
   std::vector<int64_t> sShape = {c.b};
   DLTensor outputs[2] = {tensorOf(y, c.xShape, kF32), tensorOf(s, sShape, kF32)};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = 3;
-  args.outputs = outputs;
-  args.num_outputs = 2;
+  xs_run_args_t args = runArgs(inputs, outputs, 2);
   uint64_t copiedBefore = bytesCopiedSoFar();
   XS_ASSERT_OK(xs_executable_run(executable_.get(), &args));
   EXPECT_EQ(bytesCopiedSoFar() - copiedBefore, c.x.size() * sizeof(float));
@@ -235,11 +221,7 @@ TEST_F(CApiTest, CompilesReportTheirStagesAndRunsTheirSteps) {
   ScaledSumCase c(4, 8);
   std::vector<DLTensor> inputs = c.inputs();
   DLManagedTensor *managed[2] = {};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = 3;
-  args.out_managed = managed;
+  xs_run_args_t args = runArgs(inputs, managed);
   args.step_timer = [](void *data, const char *step, double seconds) {
     static_cast<Steps *>(data)->names.push_back(step);
     static_cast<Steps *>(data)->seconds += seconds;
@@ -258,11 +240,7 @@ TEST_F(CApiTest, InconsistentShapesNameTheDimAndTheInputs) {
   int64_t wrong[2] = {3, 8};
   inputs[1].shape = wrong;
   DLManagedTensor *managed[2] = {};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = 3;
-  args.out_managed = managed;
+  xs_run_args_t args = runArgs(inputs, managed);
   std::string error = take(xs_executable_run(executable_.get(), &args));
   EXPECT_NE(error.find("INVALID_ARGUMENT"), std::string::npos) << error;
   EXPECT_NE(error.find("%x"), std::string::npos) << error;
@@ -287,11 +265,7 @@ TEST_F(CApiTest, WrongTypesRanksAndDevicesAreErrors) {
   ScaledSumCase c(2, 3);
   std::vector<DLTensor> inputs = c.inputs();
   DLManagedTensor *managed[2] = {};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = 3;
-  args.out_managed = managed;
+  xs_run_args_t args = runArgs(inputs, managed);
   auto runError = [&] {
     args.inputs = inputs.data();
     return take(xs_executable_run(executable_.get(), &args));
@@ -393,11 +367,7 @@ void runOnManyThreadsAtOnce(xs_executable_t *executable) {
       std::vector<DLTensor> inputs = c.inputs();
       for (int iteration = 0; iteration < 20; ++iteration) {
         DLManagedTensor *managed[2] = {};
-        xs_run_args_t args;
-        xs_run_args_init(&args);
-        args.inputs = inputs.data();
-        args.num_inputs = 3;
-        args.out_managed = managed;
+        xs_run_args_t args = runArgs(inputs, managed);
         std::string error = take(xs_executable_run(executable, &args));
         if (!error.empty()) {
           failures[static_cast<size_t>(t)] = error;
@@ -489,13 +459,9 @@ func @square(%x: f32[N]) -> (y: f32[N]) {
   module.reset();
   std::vector<float> x = {1, 2, 3}, y(3);
   std::vector<int64_t> shape = {3};
-  DLTensor in = tensorOf(x, shape, kF32), out = tensorOf(y, shape, kF32);
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = &in;
-  args.num_inputs = 1;
-  args.outputs = &out;
-  args.num_outputs = 1;
+  std::vector<DLTensor> inputs = {tensorOf(x, shape, kF32)};
+  DLTensor out = tensorOf(y, shape, kF32);
+  xs_run_args_t args = runArgs(inputs, &out, 1);
   XS_ASSERT_OK(xs_executable_run(square.get(), &args));
   EXPECT_EQ(y, (std::vector<float>{1, 4, 9}));
 }
@@ -519,12 +485,7 @@ TEST(CApiDeviceTest, TheNvptxSimulationRunsThroughTheApi) {
   std::vector<float> y(c.x.size()), s(3);
   std::vector<int64_t> sShape = {3};
   DLTensor outputs[2] = {tensorOf(y, c.xShape, kF32), tensorOf(s, sShape, kF32)};
-  xs_run_args_t args;
-  xs_run_args_init(&args);
-  args.inputs = inputs.data();
-  args.num_inputs = 3;
-  args.outputs = outputs;
-  args.num_outputs = 2;
+  xs_run_args_t args = runArgs(inputs, outputs, 2);
   XS_ASSERT_OK(xs_executable_run(executable.get(), &args));
   EXPECT_FLOAT_EQ(y[2 * 37 + 36], c.y(2, 36));
   EXPECT_NEAR(s[1], c.s(1), 1e-3);

@@ -92,6 +92,23 @@ inline Context newContext() {
   return Context(context);
 }
 
+/// Run arguments over `inputs`, writing into `outputs` (one per output),
+/// or handing allocated outputs out through `managed`.
+inline xs_run_args_t runArgs(const std::vector<DLTensor> &inputs, const DLTensor *outputs,
+                             size_t numOutputs, DLManagedTensor **managed = nullptr) {
+  xs_run_args_t args;
+  xs_run_args_init(&args);
+  args.inputs = inputs.data();
+  args.num_inputs = inputs.size();
+  args.outputs = outputs;
+  args.num_outputs = numOutputs;
+  args.out_managed = managed;
+  return args;
+}
+inline xs_run_args_t runArgs(const std::vector<DLTensor> &inputs, DLManagedTensor **managed) {
+  return runArgs(inputs, nullptr, 0, managed);
+}
+
 inline uint64_t bytesCopiedSoFar() {
   xs_stats_t stats;
   xs_stats_init(&stats);

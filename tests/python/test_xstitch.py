@@ -5,6 +5,7 @@ copies, and match PyTorch's own results.
 Run by ctest (tests/python/CMakeLists.txt) with Debian's python3-numpy and
 python3-torch; by hand: PYTHONPATH=python /usr/bin/python3 -m unittest discover tests/python
 """
+import importlib.util
 import os
 import tempfile
 import unittest
@@ -26,28 +27,12 @@ func @scaled_sum(%x: f32[B, D], %r: f32[B, D], %g: f32[D]) -> (y: f32[B, D], s: 
 """
 
 
-class SkipLayerNorm(nn.Module):
-    def __init__(self, hidden):
-        super().__init__()
-        self.norm = nn.LayerNorm(hidden, eps=1e-5)
-
-    def forward(self, x, residual):
-        return self.norm(x + residual)
-
-
-class AttentionSoftmax(nn.Module):
-    def forward(self, scores, mask):
-        return torch.softmax(scores * 0.125 + (1.0 - mask) * -10000.0, dim=-1)
-
-
-class GeluMlp(nn.Module):
-    def __init__(self, hidden=32, inner=128):
-        super().__init__()
-        self.up = nn.Linear(hidden, inner)
-        self.down = nn.Linear(inner, hidden)
-
-    def forward(self, x):
-        return self.down(nn.functional.gelu(self.up(x)))
+# The blocks the ONNX frontend's tests export (tests/frontend/onnx/pytorch).
+_EXPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "frontend", "onnx",
+                       "pytorch", "export.py")
+_spec = importlib.util.spec_from_file_location("pytorch_blocks", _EXPORT)
+blocks = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(blocks)
 
 
 class RmsNormPow(nn.Module):
@@ -172,14 +157,14 @@ class PyTorchExportTest(unittest.TestCase):
         cls.models = {}
         # Export the very modules that run in PyTorch, so their weights agree.
         for name, module, args, names, dynamic in [
-            ("skip_layernorm", SkipLayerNorm(64).eval(),
+            ("skip_layernorm", blocks.SkipLayerNorm(64).eval(),
              (torch.randn(2, 5, 64), torch.randn(2, 5, 64)), ["x", "residual"],
              {"x": {0: "B", 1: "S"}, "residual": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
-            ("attention_softmax", AttentionSoftmax().eval(),
+            ("attention_softmax", blocks.AttentionSoftmax().eval(),
              (torch.randn(2, 4, 7, 7), torch.ones(2, 1, 1, 7)), ["scores", "mask"],
              {"scores": {0: "B", 2: "S", 3: "S"}, "mask": {0: "B", 3: "S"},
               "y": {0: "B", 2: "S", 3: "S"}}),
-            ("gelu_mlp", GeluMlp().eval(), (torch.randn(2, 5, 32),), ["x"],
+            ("gelu_mlp", blocks.GeluMlp(32, 128).eval(), (torch.randn(2, 5, 32),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("rmsnorm_pow", RmsNormPow(48).eval(), (torch.randn(2, 5, 48),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
