@@ -20,6 +20,8 @@ mkdir -p "$pkg/bin" "$pkg/tests" "$pkg/lib" "$pkg/src"
 cp "$build"/tools/xstitch-run "$build"/tools/xstitch-opt "$build"/tools/xstitch-graph-fuzz \
   "$build"/bench/xstitch-bench-workloads "$build"/bench/xstitch-bench-ops "$pkg/bin/"
 find "$build/tests" -maxdepth 1 -type f -name '*Test' -perm -u+x -exec cp {} "$pkg/tests/" \;
+# The C API's tests (not CApiCudaTest: it brings a recording libcuda.so.1).
+cp "$build"/tests/api/CApiTest "$build"/tests/api/CApiMisuseTest "$pkg/tests/"
 cp "$build"/libxstitch_llvm.so "$pkg/lib/"
 
 # Every shared library the binaries load, but glibc's own (the GPU machine
