@@ -13,7 +13,7 @@ std::string resultName(const HostPlan &plan, size_t index) {
 
 absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferLayout &layout,
                                              const std::vector<TensorView> &outputs,
-                                             int64_t alignment) {
+                                             bool kernelsReach, int64_t alignment) {
   size_t numResults = plan.outputs.size();
   if (!outputs.empty() && outputs.size() != numResults)
     return absl::InvalidArgumentError(strCat("@", plan.function, " has ", numResults,
@@ -42,7 +42,7 @@ absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferL
       placement.provided[r] = true;
       int64_t needed = std::max(alignment, elementByteSize(type));
       bool aligned = reinterpret_cast<uintptr_t>(out.data) % static_cast<uintptr_t>(needed) == 0;
-      if (isOwnOutput && aligned) {
+      if (isOwnOutput && kernelsReach && aligned) {
         placement.writtenInto[source] = static_cast<int>(r);
         taken[source] = true;
       }

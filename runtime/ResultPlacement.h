@@ -37,12 +37,14 @@ struct ResultPlacement {
 
 /// Checks `outputs` (empty, or one per result; see RunRequest::outputs)
 /// against the results' element types and shapes at the call's `layout`,
-/// and places every result. A destination whose address is not a multiple
-/// of `alignment` (and of the element size) is copied into. Errors are InvalidArgument naming the
-/// result.
+/// and places every result. The kernels write into a destination only when
+/// `kernelsReach` (it is memory they can address: false for host memory on
+/// a GPU) and its address is a multiple of `alignment` and of the element
+/// size; every other destination is copied into. Errors are
+/// InvalidArgument naming the result.
 absl::StatusOr<ResultPlacement> placeResults(const HostPlan &plan, const BufferLayout &layout,
                                              const std::vector<TensorView> &outputs,
-                                             int64_t alignment);
+                                             bool kernelsReach, int64_t alignment);
 
 /// The name of result `index` in messages: its buffer's `%name`.
 std::string resultName(const HostPlan &plan, size_t index);

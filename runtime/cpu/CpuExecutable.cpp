@@ -115,8 +115,9 @@ absl::StatusOr<RunResult> CpuExecutable::execute(const RunRequest &request, RunS
   XS_ASSIGN_OR_RETURN(call.dims, bindInputDims(plan_, inputs));
   XS_ASSIGN_OR_RETURN(call.layout, layoutBuffers(plan_, call.dims));
   XS_ASSIGN_OR_RETURN(call.symbolValues, symbolValues(plan_, call.dims));
-  XS_ASSIGN_OR_RETURN(ResultPlacement placement,
-                      placeResults(plan_, call.layout, request.outputs, inputAlignment_));
+  XS_ASSIGN_OR_RETURN(
+      ResultPlacement placement,
+      placeResults(plan_, call.layout, request.outputs, /*kernelsReach=*/true, inputAlignment_));
   RunResult result;
 
   size_t numBuffers = plan_.buffers.size();

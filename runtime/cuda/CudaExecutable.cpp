@@ -197,12 +197,9 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   XS_ASSIGN_OR_RETURN(call.layout, layoutBuffers(plan_, call.dims));
   XS_ASSIGN_OR_RETURN(std::vector<int64_t> symbols, symbolValues(plan_, call.dims));
   // Kernels write device memory: host destinations are copied into.
-  XS_ASSIGN_OR_RETURN(
-      ResultPlacement placement,
-      placeResults(plan_, call.layout, request.outputs,
-                   resident ? kNvptxBufferAlignment : std::numeric_limits<int32_t>::max()));
-  if (!resident)
-    std::fill(placement.writtenInto.begin(), placement.writtenInto.end(), -1);
+  XS_ASSIGN_OR_RETURN(ResultPlacement placement,
+                      placeResults(plan_, call.layout, request.outputs, /*kernelsReach=*/resident,
+                                   kNvptxBufferAlignment));
 
   auto allocate = [&](int64_t bytes, auto &&...what) -> absl::StatusOr<std::shared_ptr<void>> {
     std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
