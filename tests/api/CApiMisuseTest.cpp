@@ -151,6 +151,13 @@ TEST(CApiMisuseTest, BadOptionsAndArgumentsAreErrors) {
                         XS_STATUS_INVALID_ARGUMENT);
   EXPECT_NE(message.find("no function"), std::string::npos) << message;
 
+  // A dim no input shape gives.
+  ModulePtr unbound = moduleFromText(
+      "func @f(%x: f32[N]) -> (y: f32[M]) {\n  %y = iota {dim = 0} : f32[M]\n  return %y\n}\n");
+  message = expectError(xs_executable_compile(context.get(), unbound.get(), nullptr, &executable),
+                        XS_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("cannot compute dim symbol 'M'"), std::string::npos) << message;
+
   ExecutablePtr add = compile(context.get(), module.get());
   ASSERT_NE(add, nullptr);
   xs_tensor_desc_t desc;
