@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -60,6 +61,16 @@ template <typename Body> xs_status_t guarded(Body &&body) noexcept {
   } catch (...) {
     return toApiStatus(absl::InternalError("unexpected exception"));
   }
+}
+
+/// A caller's enum as an int, read without assuming it holds one of the
+/// enumerators: a C caller may pass any int, and loading such a value as
+/// the C++ enum type is undefined.
+template <typename Enum> int enumValue(const Enum &value) {
+  static_assert(sizeof(Enum) == sizeof(int));
+  int raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
 }
 
 /// Reads field `field` of a caller's versioned struct when its struct_size

@@ -24,14 +24,22 @@ bool endsWith(std::string_view text, std::string_view suffix) {
 /// varint: 0x08) in every exporter's output; text IR never starts so.
 bool looksLikeOnnx(std::string_view bytes) { return !bytes.empty() && bytes[0] == 0x08; }
 
-absl::Status createModule(std::string_view bytes, std::string_view sourceName,
-                          xs_module_format_t format, xs_module_t **out_module) {
+/// The format a caller's options ask for (AUTO without options).
+int formatOf(const xs_module_options_t *options) {
+  if (options == nullptr ||
+      options->struct_size < offsetof(xs_module_options_t, format) + sizeof(options->format))
+    return XS_MODULE_FORMAT_AUTO;
+  return enumValue(options->format);
+}
+
+absl::Status createModule(std::string_view bytes, std::string_view sourceName, int format,
+                          xs_module_t **out_module) {
   if (out_module == nullptr)
     return absl::InvalidArgumentError("out_module is NULL");
   if (format != XS_MODULE_FORMAT_AUTO && format != XS_MODULE_FORMAT_TEXT &&
       format != XS_MODULE_FORMAT_ONNX)
-    return absl::InvalidArgumentError(strCat("unknown module format ", static_cast<int>(format),
-                                             "; use XS_MODULE_FORMAT_AUTO, _TEXT or _ONNX"));
+    return absl::InvalidArgumentError(
+        strCat("unknown module format ", format, "; use XS_MODULE_FORMAT_AUTO, _TEXT or _ONNX"));
   bool onnx =
       format == XS_MODULE_FORMAT_ONNX ||
       (format == XS_MODULE_FORMAT_AUTO && (endsWith(sourceName, ".onnx") || looksLikeOnnx(bytes)));
@@ -65,8 +73,7 @@ xs_status_t xs_module_create_from_bytes(const void *data, size_t size,
       return absl::InvalidArgumentError("xs_module_create_from_bytes: data is NULL");
     const char *name = XS_API_FIELD(options, source_name, nullptr);
     std::string_view bytes(static_cast<const char *>(data), data == nullptr ? 0 : size);
-    return createModule(bytes, name != nullptr ? name : "<module>",
-                        XS_API_FIELD(options, format, XS_MODULE_FORMAT_AUTO), out_module);
+    return createModule(bytes, name != nullptr ? name : "<module>", formatOf(options), out_module);
   });
 }
 
@@ -83,8 +90,8 @@ xs_status_t xs_module_create_from_file(const char *path, const xs_module_options
     if (file.bad())
       return absl::NotFoundError(strCat(path, ": error: cannot read the file"));
     const char *name = XS_API_FIELD(options, source_name, nullptr);
-    return createModule(contents.str(), name != nullptr ? name : path,
-                        XS_API_FIELD(options, format, XS_MODULE_FORMAT_AUTO), out_module);
+    return createModule(contents.str(), name != nullptr ? name : path, formatOf(options),
+                        out_module);
   });
 }
 

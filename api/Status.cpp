@@ -84,7 +84,7 @@ void xs_status_free(xs_status_t status) {
 }
 
 const char *xs_status_code_name(xs_status_code_t code) {
-  switch (code) {
+  switch (xs::api::enumValue(code)) {
   case XS_STATUS_OK:
     return "OK";
   case XS_STATUS_INVALID_ARGUMENT:

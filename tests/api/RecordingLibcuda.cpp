@@ -13,20 +13,33 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cuda/CudaDriver.h"
 #include "tests/api/RecordingCuda.h"
 
-namespace {
+// The entry points have the types the driver table declares, exactly:
+// UndefinedBehaviorSanitizer checks calls through function pointers.
+using xs::cuda::CUcontext;
+using xs::cuda::CUdevice;
+using xs::cuda::CUdeviceptr;
+using xs::cuda::CUevent;
+using xs::cuda::CUfunction;
+using xs::cuda::CUmodule;
+using xs::cuda::CUresult;
+using xs::cuda::CUstream;
 
-using CUresult = int;
-using CUdeviceptr = uint64_t;
+namespace {
 
 RecordingCudaState state;
 std::vector<std::string> modules;   // PTX loaded; handles are index + 1
 std::vector<std::string> functions; // handles are index + 1
 std::mutex mutex;
 
-void *handle(size_t index) { return reinterpret_cast<void *>(static_cast<uintptr_t>(index)); }
-size_t indexOf(void *h) { return static_cast<size_t>(reinterpret_cast<uintptr_t>(h)); }
+template <typename Handle = void *> Handle handle(size_t index) {
+  return reinterpret_cast<Handle>(static_cast<uintptr_t>(index));
+}
+template <typename Handle> size_t indexOf(Handle h) {
+  return static_cast<size_t>(reinterpret_cast<uintptr_t>(h));
+}
 
 } // namespace
 
@@ -51,15 +64,15 @@ EXPORT CUresult cuDeviceGetCount(int *count) {
   *count = 1;
   return 0;
 }
-EXPORT CUresult cuDeviceGet(int *device, int ordinal) {
+EXPORT CUresult cuDeviceGet(CUdevice *device, int ordinal) {
   *device = ordinal;
   return ordinal == 0 ? 0 : 101; // CUDA_ERROR_INVALID_DEVICE
 }
-EXPORT CUresult cuDeviceGetName(char *name, int length, int) {
+EXPORT CUresult cuDeviceGetName(char *name, int length, CUdevice) {
   std::strncpy(name, "Recording H200", static_cast<size_t>(length));
   return 0;
 }
-EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice) {
   // An H200's: threads per block, warp, registers, SMs, L2, threads per SM,
   // compute capability 9.0, shared memory per SM, registers per SM,
   // cooperative launch, opt-in shared memory per block, blocks per SM.
@@ -70,37 +83,37 @@ EXPORT CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
   *value = it == attributes.end() ? 0 : it->second;
   return 0;
 }
-EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, int) {
+EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice) {
   *bytes = size_t{141} << 30;
   return 0;
 }
-EXPORT CUresult cuDevicePrimaryCtxRetain(void **context, int) {
-  *context = handle(1);
+EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
+  *context = handle<CUcontext>(1);
   return 0;
 }
-EXPORT CUresult cuDevicePrimaryCtxRelease_v2(int) { return 0; }
-EXPORT CUresult cuCtxSetCurrent(void *) { return 0; }
-EXPORT CUresult cuModuleLoadDataEx(void **module, const void *image, unsigned, int *, void **) {
+EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return 0; }
+EXPORT CUresult cuCtxSetCurrent(CUcontext) { return 0; }
+EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned, int *, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   modules.push_back(static_cast<const char *>(image));
-  *module = handle(modules.size());
+  *module = handle<CUmodule>(modules.size());
   return 0;
 }
-EXPORT CUresult cuModuleUnload(void *) { return 0; }
-EXPORT CUresult cuModuleGetFunction(void **function, void *module, const char *name) {
+EXPORT CUresult cuModuleUnload(CUmodule) { return 0; }
+EXPORT CUresult cuModuleGetFunction(CUfunction *function, CUmodule module, const char *name) {
   std::lock_guard<std::mutex> lock(mutex);
   if (modules[indexOf(module) - 1].find(std::string(".entry ") + name + "(") == std::string::npos)
     return 500; // CUDA_ERROR_NOT_FOUND
   functions.push_back(name);
-  *function = handle(functions.size());
+  *function = handle<CUfunction>(functions.size());
   return 0;
 }
-EXPORT CUresult cuFuncSetAttribute(void *, int, int) { return 0; }
-EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, void *) {
+EXPORT CUresult cuFuncSetAttribute(CUfunction, int, int) { return 0; }
+EXPORT CUresult cuFuncGetAttribute(int *value, int attribute, CUfunction) {
   *value = attribute == 1 ? 256 : 0; // static shared bytes
   return 0;
 }
-EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, void *, int, size_t) {
+EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction, int, size_t) {
   *blocks = 1;
   return 0;
 }
@@ -125,43 +138,45 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size
   return 0;
 }
 EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr destination, const void *source, size_t bytes,
-                                     void *) {
+                                     CUstream) {
   state.hostToDevice.fetch_add(1);
   return cuMemcpyHtoD_v2(destination, source, bytes);
 }
-EXPORT CUresult cuMemcpyDtoHAsync_v2(void *destination, CUdeviceptr source, size_t bytes, void *) {
+EXPORT CUresult cuMemcpyDtoHAsync_v2(void *destination, CUdeviceptr source, size_t bytes,
+                                     CUstream) {
   state.deviceToHost.fetch_add(1);
   return cuMemcpyDtoH_v2(destination, source, bytes);
 }
 EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr destination, CUdeviceptr source, size_t bytes,
-                                     void *) {
+                                     CUstream) {
   state.deviceToDevice.fetch_add(1);
   std::memcpy(reinterpret_cast<void *>(destination), reinterpret_cast<const void *>(source), bytes);
   return 0;
 }
-EXPORT CUresult cuStreamCreate(void **stream, unsigned) {
-  *stream = handle(0x2);
+EXPORT CUresult cuStreamCreate(CUstream *stream, unsigned) {
+  *stream = handle<CUstream>(0x2);
   return 0;
 }
-EXPORT CUresult cuStreamDestroy_v2(void *) { return 0; }
-EXPORT CUresult cuStreamSynchronize(void *stream) {
+EXPORT CUresult cuStreamDestroy_v2(CUstream) { return 0; }
+EXPORT CUresult cuStreamSynchronize(CUstream stream) {
   std::lock_guard<std::mutex> lock(mutex);
   state.synchronized.push_back(stream);
   return 0;
 }
-EXPORT CUresult cuEventCreate(void **event, unsigned) {
-  *event = handle(0x3);
+EXPORT CUresult cuEventCreate(CUevent *event, unsigned) {
+  *event = handle<CUevent>(0x3);
   return 0;
 }
-EXPORT CUresult cuEventDestroy_v2(void *) { return 0; }
-EXPORT CUresult cuEventRecord(void *, void *) { return 0; }
-EXPORT CUresult cuEventSynchronize(void *) { return 0; }
-EXPORT CUresult cuEventElapsedTime(float *milliseconds, void *, void *) {
+EXPORT CUresult cuEventDestroy_v2(CUevent) { return 0; }
+EXPORT CUresult cuEventRecord(CUevent, CUstream) { return 0; }
+EXPORT CUresult cuEventSynchronize(CUevent) { return 0; }
+EXPORT CUresult cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
   *milliseconds = 0;
   return 0;
 }
-EXPORT CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned, unsigned, unsigned blockX,
-                               unsigned, unsigned, unsigned, void *stream, void **params, void **) {
+EXPORT CUresult cuLaunchKernel(CUfunction function, unsigned gridX, unsigned, unsigned,
+                               unsigned blockX, unsigned, unsigned, unsigned, CUstream stream,
+                               void **params, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   RecordedCudaLaunch launch;
   launch.kernel = functions[indexOf(function) - 1];
@@ -174,9 +189,9 @@ EXPORT CUresult cuLaunchKernel(void *function, unsigned gridX, unsigned, unsigne
   state.launches.push_back(launch);
   return 0;
 }
-EXPORT CUresult cuLaunchCooperativeKernel(void *function, unsigned gridX, unsigned gridY,
+EXPORT CUresult cuLaunchCooperativeKernel(CUfunction function, unsigned gridX, unsigned gridY,
                                           unsigned gridZ, unsigned blockX, unsigned blockY,
-                                          unsigned blockZ, unsigned shared, void *stream,
+                                          unsigned blockZ, unsigned shared, CUstream stream,
                                           void **params) {
   return cuLaunchKernel(function, gridX, gridY, gridZ, blockX, blockY, blockZ, shared, stream,
                         params, nullptr);
