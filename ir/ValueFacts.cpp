@@ -29,6 +29,23 @@ bool broadcastsBack(const Operation &op, const Operation &reduction) {
 
 } // namespace
 
+std::optional<double> splatValue(const Value &value) {
+  const Operation *def = value.definingOp();
+  if (!def || def->kind() != OpKind::Constant)
+    return std::nullopt;
+  const Attribute *attr = def->attr("value");
+  if (!attr || attr->kind() != AttrKind::Literal)
+    return std::nullopt;
+  const LiteralValue &literal = attr->getLiteral();
+  if (literal.size() == 0)
+    return std::nullopt;
+  double first = literal.asDouble(0);
+  for (int64_t i = 1; i < literal.size(); ++i)
+    if (literal.asDouble(i) != first)
+      return std::nullopt;
+  return first;
+}
+
 bool isAtMostItsMaximum(const Value &value) {
   const Operation *sub = value.definingOp();
   if (!sub || sub->kind() != OpKind::Sub)

@@ -6,9 +6,16 @@
 // the fact (exp of an argument known to be at most zero needs no overflow
 // path); each fact is structural, so it survives every shape and dim value.
 
+#include <optional>
+
 #include "ir/IR.h"
 
 namespace xs {
+
+/// The value every element of `value` holds, when it is a constant whose
+/// elements all hold the same one (a scalar literal, or a dense literal of
+/// equal elements).
+std::optional<double> splatValue(const Value &value);
 
 /// True when every element of `value` is <= 0 or NaN because it is
 /// a - broadcast(reduce_max(a)) with the broadcast putting each maximum back

@@ -4,34 +4,16 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "ir/Builder.h"
+#include "ir/ValueFacts.h"
 
 namespace xs {
 
 namespace {
 
-/// The value every element of a constant holds, when they all hold the same
-/// one (a scalar literal, or a dense literal whose elements are all equal).
-std::optional<double> splatValue(const Value *v) {
-  const Operation *def = v->definingOp();
-  if (!def || def->kind() != OpKind::Constant)
-    return std::nullopt;
-  const Attribute *value = def->attr("value");
-  if (!value || value->kind() != AttrKind::Literal)
-    return std::nullopt;
-  const LiteralValue &literal = value->getLiteral();
-  if (literal.size() == 0)
-    return std::nullopt;
-  double first = literal.asDouble(0);
-  for (int64_t i = 1; i < literal.size(); ++i)
-    if (literal.asDouble(i) != first)
-      return std::nullopt;
-  return first;
-}
-
 // Exact comparison on purpose: a literal that only rounds to 1 in its element
 // type is left alone, which is never wrong.
 bool isSplat(const Value *v, double x) {
-  std::optional<double> s = splatValue(v);
+  std::optional<double> s = splatValue(*v);
   return s && *s == x;
 }
 
@@ -111,7 +93,7 @@ absl::StatusOr<Value *> simplify(Function &function, Operation &op) {
   case OpKind::Cast:
     return op.operand(0)->type().elementType() == op.type().elementType() ? op.operand(0) : nullptr;
   case OpKind::Select: {
-    std::optional<double> condition = splatValue(op.operand(0));
+    std::optional<double> condition = splatValue(*op.operand(0));
     if (!condition)
       return nullptr;
     return *condition != 0 ? op.operand(1) : op.operand(2);

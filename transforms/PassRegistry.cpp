@@ -6,6 +6,7 @@
 #include "transforms/ConstantFold.h"
 #include "transforms/DCE.h"
 #include "transforms/Decompose.h"
+#include "transforms/ExpandPowers.h"
 #include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
@@ -24,6 +25,8 @@ constexpr PassInfo kPasses[] = {
      true},
     {"algebraic-simplify", "local identities: x+0, x*1, neg(neg(x)), no-op reshapes, ...",
      runAlgebraicSimplify, nullptr, true},
+    {"expand-powers", "pow by a constant exponent: x*x, x*x*x, sqrt, rsqrt, reciprocal, ...",
+     runExpandPowers, nullptr, true},
     {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
     {"kernel-plan", "print the kernel plans and host plan, one op per kernel (analysis)", nullptr,
@@ -43,8 +46,13 @@ const PassInfo *lookupPass(std::string_view name) {
 }
 
 const std::vector<std::string> &defaultPipeline() {
-  static const std::vector<std::string> kDefault = {
-      "shape-inference", "decompose", "constant-fold", "algebraic-simplify", "cse", "dce"};
+  static const std::vector<std::string> kDefault = {"shape-inference",
+                                                    "decompose",
+                                                    "constant-fold",
+                                                    "algebraic-simplify",
+                                                    "expand-powers",
+                                                    "cse",
+                                                    "dce"};
   return kDefault;
 }
 

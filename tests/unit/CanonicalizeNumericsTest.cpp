@@ -1,7 +1,7 @@
 // The default pipeline (shape-inference, decompose, constant-fold,
-// algebraic-simplify, cse, dce) must not change what a function computes:
-// each graph is interpreted as written and after the pipeline, on the same
-// random inputs.
+// algebraic-simplify, expand-powers, cse, dce) must not change what a
+// function computes: each graph is interpreted as written and after the
+// pipeline, on the same random inputs.
 
 #include "tests/unit/PassNumericsUtil.h"
 
@@ -126,6 +126,43 @@ func @f(%x: f64[B, D], %w: f64[D]) -> (y: f64[B, D]) {
   return %y
 })",
                                    {{3, 9}, {9}},
+                                   22},
+                             // pow by the constant exponents an exporter writes becomes
+                             // products, sqrt, rsqrt and reciprocals (NaN where pow gives NaN:
+                             // negative bases of 0.5 and -0.5); a non-constant exponent stays.
+                             Graph{"powers",
+                                   R"(
+func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
+  %c0 = constant {value = 0.0} : f64[N]
+  %c1 = constant {value = 1.0} : f64[N]
+  %c2 = constant {value = 2.0} : f64[N]
+  %c3 = constant {value = 3.0} : f64[N]
+  %c4 = constant {value = 4.0} : f64[N]
+  %ch = constant {value = 0.5} : f64[N]
+  %cmh = constant {value = -0.5} : f64[N]
+  %cm1 = constant {value = -1.0} : f64[N]
+  %cm2 = constant {value = -2.0} : f64[N]
+  %p0 = pow %x, %c0
+  %p1 = pow %x, %c1
+  %p2 = pow %x, %c2
+  %p3 = pow %x, %c3
+  %p4 = pow %x, %c4
+  %ph = pow %x, %ch
+  %pmh = pow %x, %cmh
+  %pm1 = pow %x, %cm1
+  %pm2 = pow %x, %cm2
+  %s0 = add %p0, %p1
+  %s1 = add %s0, %p2
+  %s2 = add %s1, %p3
+  %s3 = add %s2, %p4
+  %s4 = add %s3, %ph
+  %s5 = add %s4, %pmh
+  %s6 = add %s5, %pm1
+  %y = add %s6, %pm2
+  %z = pow %x, %e
+  return %y, %z
+})",
+                                   {{64}, {64}},
                                    22}),
                          [](const ::testing::TestParamInfo<Graph> &info) {
                            return std::string(info.param.name);
