@@ -71,13 +71,12 @@ int main(int argc, char **argv) {
     if (failed(xs_executable_input_desc(executable, i, &desc), "describing an input"))
       goto done;
     if (desc.dtype.code != kDLFloat || desc.dtype.bits != 32 || desc.ndim > 8) {
-      fprintf(stderr, "embed: input '%s' is not a float32 tensor of rank 8 or less\n",
-              desc.name);
+      fprintf(stderr, "embed: input '%s' is not a float32 tensor of rank 8 or less\n", desc.name);
       goto done;
     }
     for (d = 0; d < desc.ndim; ++d) {
-      int64_t size = desc.dims[d].size >= 0 ? desc.dims[d].size
-                                            : dim_value(desc.dims[d].expr, argc, argv);
+      int64_t size =
+          desc.dims[d].size >= 0 ? desc.dims[d].size : dim_value(desc.dims[d].expr, argc, argv);
       shapes[i * 8 + (size_t)d] = size;
       n *= size;
     }
@@ -102,10 +101,9 @@ int main(int argc, char **argv) {
              "sizing the outputs"))
     goto done;
   output_shapes = calloc(count + 1, sizeof(int64_t));
-  if (output_shapes == NULL ||
-      failed(xs_executable_output_shapes(executable, inputs, num_inputs, output_shapes, count,
-                                         &count),
-             "sizing the outputs"))
+  if (output_shapes == NULL || failed(xs_executable_output_shapes(executable, inputs, num_inputs,
+                                                                  output_shapes, count, &count),
+                                      "sizing the outputs"))
     goto done;
   for (i = 0, offset = 0; i < num_outputs; ++i) {
     xs_tensor_desc_t desc;

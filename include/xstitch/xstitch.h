@@ -179,8 +179,7 @@ XS_API xs_status_t xs_module_create_from_bytes(const void *data, size_t size,
                                                xs_module_t **out_module);
 /* The same from the file at `path` (NUL-terminated, read during the call);
  * a file that cannot be read is XS_STATUS_NOT_FOUND. */
-XS_API xs_status_t xs_module_create_from_file(const char *path,
-                                              const xs_module_options_t *options,
+XS_API xs_status_t xs_module_create_from_file(const char *path, const xs_module_options_t *options,
                                               xs_module_t **out_module);
 /* Adds or drops a reference; NULL is a no-op. Infallible. */
 XS_API void xs_module_retain(xs_module_t *module);
@@ -363,8 +362,7 @@ static inline void xs_run_args_init(xs_run_args_t *args) {
  * has done it; it never waits for the whole device. Thread-safe: many
  * threads may run one executable at once. On an error no out_managed entry
  * is written. */
-XS_API xs_status_t xs_executable_run(const xs_executable_t *executable,
-                                     const xs_run_args_t *args);
+XS_API xs_status_t xs_executable_run(const xs_executable_t *executable, const xs_run_args_t *args);
 
 /* The outputs' shapes for `num_inputs` inputs of these shapes (only their
  * dtype, ndim and shape are read): out_shapes receives, for each output in
@@ -381,8 +379,7 @@ XS_API xs_status_t xs_executable_output_shapes(const xs_executable_t *executable
  * the caller, sharing the data; the memory goes when every one of them is
  * deleted. `tensor` stays the caller's. Any other tensor is
  * XS_STATUS_INVALID_ARGUMENT. */
-XS_API xs_status_t xs_tensor_share(const DLManagedTensor *tensor,
-                                   DLManagedTensor **out_tensor);
+XS_API xs_status_t xs_tensor_share(const DLManagedTensor *tensor, DLManagedTensor **out_tensor);
 
 /* ------------------------------------------------------------------------
  * Counters of the process.
