@@ -10,6 +10,7 @@
 #include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
+#include "transforms/SinkUnitReshapes.h"
 #include "transforms/VerifyPass.h"
 
 namespace xs {
@@ -27,6 +28,9 @@ constexpr PassInfo kPasses[] = {
      runAlgebraicSimplify, nullptr, true},
     {"expand-powers", "pow by a constant exponent: x*x, x*x*x, sqrt, rsqrt, reciprocal, ...",
      runExpandPowers, nullptr, true},
+    {"sink-unit-reshapes",
+     "reshapes adding dims of size 1 move below element-wise ops and into broadcasts",
+     runSinkUnitReshapes, nullptr, true},
     {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
     {"kernel-plan", "print the kernel plans and host plan, one op per kernel (analysis)", nullptr,
@@ -46,13 +50,9 @@ const PassInfo *lookupPass(std::string_view name) {
 }
 
 const std::vector<std::string> &defaultPipeline() {
-  static const std::vector<std::string> kDefault = {"shape-inference",
-                                                    "decompose",
-                                                    "constant-fold",
-                                                    "algebraic-simplify",
-                                                    "expand-powers",
-                                                    "cse",
-                                                    "dce"};
+  static const std::vector<std::string> kDefault = {
+      "shape-inference", "decompose",          "constant-fold", "algebraic-simplify",
+      "expand-powers",   "sink-unit-reshapes", "cse",           "dce"};
   return kDefault;
 }
 

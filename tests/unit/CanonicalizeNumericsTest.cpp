@@ -1,7 +1,7 @@
 // The default pipeline (shape-inference, decompose, constant-fold,
-// algebraic-simplify, expand-powers, cse, dce) must not change what a
-// function computes: each graph is interpreted as written and after the
-// pipeline, on the same random inputs.
+// algebraic-simplify, expand-powers, sink-unit-reshapes, cse, dce) must not
+// change what a function computes: each graph is interpreted as written and
+// after the pipeline, on the same random inputs.
 
 #include "tests/unit/PassNumericsUtil.h"
 
@@ -163,7 +163,33 @@ func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
   return %y, %z
 })",
                                    {{64}, {64}},
-                                   22}),
+                                   22},
+                             // Statistics kept as [R, 1] (ONNX's keepdims): the reshapes sink
+                             // below the ops on them and into the broadcasts back over the rows.
+                             Graph{"keepdims_statistics",
+                                   R"(
+func @f(%x: f64[R, D], %g: f64[1, D]) -> (y: f64[R, D], m: f64[R, 1]) {
+  %s = reduce_sum %x {dims = [1]}
+  %n = constant {value = 7.0} : f64[R, 1]
+  %k = reshape %s : f64[R, 1]
+  %m = div %k, %n
+  %mb = broadcast %m {dims = [0, 1]} : f64[R, D]
+  %xc = sub %x, %mb
+  %sq = mul %xc, %xc
+  %v = reduce_sum %sq {dims = [1]}
+  %kv = reshape %v : f64[R, 1]
+  %var = div %kv, %n
+  %eps = constant {value = 1.0e-5} : f64[R, 1]
+  %ve = add %var, %eps
+  %r = rsqrt %ve
+  %rb = broadcast %r {dims = [0, 1]} : f64[R, D]
+  %gb = broadcast %g {dims = [0, 1]} : f64[R, D]
+  %t = mul %xc, %rb
+  %y = mul %t, %gb
+  return %y, %m
+})",
+                                   {{5, 7}, {1, 7}},
+                                   19}),
                          [](const ::testing::TestParamInfo<Graph> &info) {
                            return std::string(info.param.name);
                          });

@@ -1,0 +1,62 @@
+// RUN: %xstitch-opt %s --passes=shape-inference,sink-unit-reshapes,dce | FileCheck %s
+
+// A row's mean kept as f32[R, 1] (ONNX's ReduceMean with keepdims=1): the
+// reshape moves below the element-wise ops on the statistic and folds into
+// the broadcast back over the row.
+// CHECK-LABEL: func @keepdims
+// CHECK-NOT: reshape
+// CHECK: %s = reduce_sum %x {dims = [1]} : f32[R]
+// CHECK: %[[EPS:[0-9]+]] = constant {value = 1.0e-05} : f32[R]
+// CHECK-NEXT: %[[ADD:[0-9]+]] = add %s, %[[EPS]] : f32[R]
+// CHECK-NEXT: %[[ROOT:[0-9]+]] = sqrt %[[ADD]] : f32[R]
+// CHECK-NEXT: %[[BACK:[0-9]+]] = broadcast %[[ROOT]] {dims = [0]} : f32[R, D]
+// CHECK-NEXT: %y = div %x, %[[BACK]] : f32[R, D]
+func @keepdims(%x: f32[R, D]) -> (y: f32[R, D]) {
+  %s = reduce_sum %x {dims = [1]}
+  %k = reshape %s : f32[R, 1]
+  %eps = constant {value = 1.0e-05} : f32[R, 1]
+  %a = add %k, %eps
+  %r = sqrt %a
+  %b = broadcast %r {dims = [0, 1]} : f32[R, D]
+  %y = div %x, %b
+  return %y
+}
+
+// Unit dims in front and between (Unsqueeze), on two operands of one shape.
+// The final reshape drops a unit dim of a value that has one: it stays.
+// CHECK-LABEL: func @unsqueezed
+// CHECK: %[[SUM:[0-9]+]] = add %a, %b : f32[B, S]
+// CHECK-NEXT: %[[BACK:[0-9]+]] = broadcast %[[SUM]] {dims = [1, 3]} : f32[1, B, H, S]
+// CHECK-NEXT: %y = reshape %[[BACK]] : f32[B, H, S]
+func @unsqueezed(%a: f32[B, S], %b: f32[B, S]) -> (y: f32[B, H, S]) {
+  %ra = reshape %a : f32[1, B, 1, S]
+  %rb = reshape %b : f32[1, B, 1, S]
+  %s = add %ra, %rb
+  %y0 = broadcast %s {dims = [0, 1, 2, 3]} : f32[1, B, H, S]
+  %y = reshape %y0 : f32[B, H, S]
+  return %y
+}
+
+// What stays: a reshape beside an operand of the op's own shape that is no
+// reshape, a reshape that is a result, and a reshape whose operand has a
+// unit dim. Broadcasts of a row ([R, 1]) and of a column ([1, R]) each read
+// their vector directly.
+// CHECK-LABEL: func @stays
+// CHECK: %ka = reshape %a : f32[R, 1]
+// CHECK-NEXT: %p = add %ka, %c
+// CHECK-NEXT: %[[ROWS:[0-9]+]] = broadcast %a {dims = [0]} : f32[R, R]
+// CHECK-NEXT: %[[COLS:[0-9]+]] = broadcast %b {dims = [1]} : f32[R, R]
+// CHECK-NEXT: %q = add %[[ROWS]], %[[COLS]]
+// CHECK-NEXT: %u = reshape %one : f32[R, 1, 1]
+// CHECK: return %p, %q, %ka, %v
+func @stays(%a: f32[R], %b: f32[R], %c: f32[R, 1], %one: f32[R, 1]) -> (p: f32[R, 1], q: f32[R, R], k: f32[R, 1], v: f32[R, 1, 1]) {
+  %ka = reshape %a : f32[R, 1]
+  %p = add %ka, %c
+  %kb = reshape %b : f32[1, R]
+  %ka2 = broadcast %ka {dims = [0, 1]} : f32[R, R]
+  %kb2 = broadcast %kb {dims = [0, 1]} : f32[R, R]
+  %q = add %ka2, %kb2
+  %u = reshape %one : f32[R, 1, 1]
+  %v = neg %u
+  return %p, %q, %ka, %v
+}

@@ -1,0 +1,124 @@
+#include "transforms/SinkUnitReshapes.h"
+
+#include <optional>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/ValueFacts.h"
+
+namespace xs {
+
+namespace {
+
+bool isUnit(const DimExpr &d) { return d == DimExpr(1); }
+
+/// Indices of the dims of `type` that are not 1.
+std::vector<int64_t> nonUnitDims(const TensorType &type) {
+  std::vector<int64_t> dims;
+  for (int64_t i = 0; i < type.rank(); ++i)
+    if (!isUnit(type.dim(i)))
+      dims.push_back(i);
+  return dims;
+}
+
+/// The operand of `value`'s defining reshape when that reshape only adds
+/// dims of size 1 to an operand that has none; else nullptr.
+Value *unitReshapeSource(const Function &function, const Value &value) {
+  const Operation *def = value.definingOp();
+  if (def == nullptr || def->kind() != OpKind::Reshape)
+    return nullptr;
+  const TensorType &from = def->operand(0)->type();
+  const TensorType &to = def->type();
+  std::vector<int64_t> kept = nonUnitDims(to);
+  if (static_cast<int64_t>(nonUnitDims(from).size()) != from.rank() ||
+      static_cast<int64_t>(kept.size()) != from.rank() || to.rank() == from.rank())
+    return nullptr;
+  for (int64_t i = 0; i < from.rank(); ++i)
+    if (!function.constraints().provablyEqual(from.dim(i), to.dim(kept[static_cast<size_t>(i)])))
+      return nullptr;
+  return def->operand(0);
+}
+
+bool isElementwise(const Operation &op) {
+  OpCategory c = op.info().category;
+  return c == OpCategory::LightElementwise || c == OpCategory::ExpensiveElementwise;
+}
+
+/// broadcast(reshape(v)) -> broadcast(v) with the dims mapping composed.
+absl::StatusOr<Value *> foldIntoBroadcast(Function &function, Operation &op) {
+  Value *source = unitReshapeSource(function, *op.operand(0));
+  if (source == nullptr)
+    return nullptr;
+  const std::vector<int64_t> &dims = op.attr("dims")->getIntList();
+  std::vector<int64_t> composed;
+  for (int64_t kept : nonUnitDims(op.operand(0)->type()))
+    composed.push_back(dims[static_cast<size_t>(kept)]);
+  Builder b(function, &op, op.loc());
+  return b.create(OpKind::Broadcast, {source}, {{"dims", Attribute::intList(composed)}}, op.type());
+}
+
+/// op(reshape(v), ..., splat) -> reshape(op(v, ..., splat')).
+absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
+  const TensorType *shape = nullptr;
+  for (Value *operand : op.operands()) {
+    Value *source = unitReshapeSource(function, *operand);
+    if (source == nullptr)
+      continue;
+    if (shape != nullptr && source->type().shape() != shape->shape())
+      return nullptr;
+    shape = &source->type();
+  }
+  if (shape == nullptr)
+    return nullptr;
+  Builder b(function, &op, op.loc());
+  std::vector<Value *> operands;
+  for (Value *operand : op.operands()) {
+    if (Value *source = unitReshapeSource(function, *operand)) {
+      operands.push_back(source);
+      continue;
+    }
+    if (!splatValue(*operand))
+      return nullptr; // a tensor of the op's own shape: the reshape stays
+    const Operation &constant = *operand->definingOp();
+    XS_ASSIGN_OR_RETURN(Value * resized,
+                        b.create(OpKind::Constant, {}, constant.attrs(),
+                                 TensorType(operand->type().elementType(), shape->shape())));
+    operands.push_back(resized);
+  }
+  XS_ASSIGN_OR_RETURN(Value * sunk, b.create(op.kind(), operands, op.attrs()));
+  return b.create(OpKind::Reshape, {sunk}, {}, op.type());
+}
+
+} // namespace
+
+absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
+  bool changed = false;
+  // A sunk reshape meets the next element-wise op or broadcast below it:
+  // sweep until none moves.
+  while (true) {
+    std::vector<Operation *> worklist;
+    for (const auto &op : function.ops())
+      worklist.push_back(op.get());
+    absl::flat_hash_set<const Operation *> replaced;
+    for (Operation *op : worklist) {
+      absl::StatusOr<Value *> replacement = nullptr;
+      if (op->kind() == OpKind::Broadcast)
+        replacement = foldIntoBroadcast(function, *op);
+      else if (isElementwise(*op))
+        replacement = sinkBelow(function, *op);
+      if (!replacement.ok())
+        return replacement.status();
+      if (*replacement == nullptr)
+        continue;
+      function.replaceAllUsesWith(op->result(), *replacement);
+      replaced.insert(op);
+    }
+    if (replaced.empty())
+      return changed;
+    changed = true;
+    function.eraseOpsIf([&](const Operation &op) { return replaced.contains(&op); });
+  }
+}
+
+} // namespace xs
