@@ -6,11 +6,11 @@
 #include "transforms/ConstantFold.h"
 #include "transforms/DCE.h"
 #include "transforms/Decompose.h"
-#include "transforms/ExpandPowers.h"
 #include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
 #include "transforms/SinkUnitReshapes.h"
+#include "transforms/StrengthReduce.h"
 #include "transforms/VerifyPass.h"
 
 namespace xs {
@@ -26,8 +26,10 @@ constexpr PassInfo kPasses[] = {
      true},
     {"algebraic-simplify", "local identities: x+0, x*1, neg(neg(x)), no-op reshapes, ...",
      runAlgebraicSimplify, nullptr, true},
-    {"expand-powers", "pow by a constant exponent: x*x, x*x*x, sqrt, rsqrt, reciprocal, ...",
-     runExpandPowers, nullptr, true},
+    {"strength-reduce",
+     "cheaper float ops: pow by a constant exponent (x*x, sqrt, rsqrt, ...), a/sqrt(b) -> "
+     "a*rsqrt(b)",
+     runStrengthReduce, nullptr, true},
     {"sink-unit-reshapes",
      "reshapes adding dims of size 1 move below element-wise ops and into broadcasts",
      runSinkUnitReshapes, nullptr, true},
@@ -51,8 +53,8 @@ const PassInfo *lookupPass(std::string_view name) {
 
 const std::vector<std::string> &defaultPipeline() {
   static const std::vector<std::string> kDefault = {
-      "shape-inference", "decompose",          "constant-fold", "algebraic-simplify",
-      "expand-powers",   "sink-unit-reshapes", "cse",           "dce"};
+      "shape-inference",    "decompose",       "constant-fold", "algebraic-simplify",
+      "sink-unit-reshapes", "strength-reduce", "cse",           "dce"};
   return kDefault;
 }
 

@@ -1,4 +1,4 @@
-// RUN: %xstitch-opt %s --passes=shape-inference,expand-powers,dce | FileCheck %s
+// RUN: %xstitch-opt %s --passes=shape-inference,strength-reduce,dce | FileCheck %s
 
 // The exponents an exporter writes become products, roots and reciprocals.
 // CHECK-LABEL: func @exponents

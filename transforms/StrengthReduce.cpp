@@ -1,0 +1,111 @@
+#include "transforms/StrengthReduce.h"
+
+#include <optional>
+
+#include "absl/container/flat_hash_set.h"
+#include "ir/Builder.h"
+#include "ir/Diagnostics.h"
+#include "ir/ValueFacts.h"
+
+namespace xs {
+
+namespace {
+
+/// What `op`'s operand raised to `exponent` becomes, created before `op`;
+/// nullptr when the exponent has no cheaper form.
+absl::StatusOr<Value *> expand(Function &function, Operation &op, double exponent) {
+  Value *x = op.operand(0);
+  Builder b(function, &op, op.loc());
+  if (exponent == 1)
+    return x;
+  if (exponent == 0) {
+    LiteralValue one;
+    one.isInteger = false;
+    one.floats = {1.0};
+    return b.create(OpKind::Constant, {}, {{"value", Attribute::literal(one)}}, op.type());
+  }
+  if (exponent == 0.5)
+    return b.create(OpKind::Sqrt, {x});
+  if (exponent == -0.5)
+    return b.create(OpKind::Rsqrt, {x});
+  if (exponent == -1)
+    return b.create(OpKind::Reciprocal, {x});
+  if (exponent != 2 && exponent != 3 && exponent != 4 && exponent != -2)
+    return nullptr;
+  XS_ASSIGN_OR_RETURN(Value * square, b.create(OpKind::Mul, {x, x}));
+  if (exponent == 2)
+    return square;
+  if (exponent == 3)
+    return b.create(OpKind::Mul, {square, x});
+  if (exponent == 4)
+    return b.create(OpKind::Mul, {square, square});
+  return b.create(OpKind::Reciprocal, {square});
+}
+
+/// The reciprocal square root of what `divisor` takes the square root of,
+/// directly or through a broadcast (created before `op`); nullptr when
+/// `divisor` is neither.
+absl::StatusOr<Value *> reciprocalRoot(Function &function, Operation &op, Value &divisor) {
+  Operation *def = divisor.definingOp();
+  Operation *broadcast = nullptr;
+  if (def != nullptr && def->kind() == OpKind::Broadcast) {
+    broadcast = def;
+    def = def->operand(0)->definingOp();
+  }
+  if (def == nullptr || def->kind() != OpKind::Sqrt)
+    return nullptr;
+  Builder b(function, &op, op.loc());
+  XS_ASSIGN_OR_RETURN(Value * root, b.create(OpKind::Rsqrt, {def->operand(0)}));
+  if (broadcast == nullptr)
+    return root;
+  return b.create(OpKind::Broadcast, {root}, broadcast->attrs(), broadcast->type());
+}
+
+/// The cheaper form of `op`, created before it; nullptr when it has none.
+absl::StatusOr<Value *> reduce(Function &function, Operation &op) {
+  switch (op.kind()) {
+  case OpKind::Pow: {
+    std::optional<double> exponent = splatValue(*op.operand(1));
+    return exponent ? expand(function, op, *exponent) : nullptr;
+  }
+  case OpKind::Div: {
+    XS_ASSIGN_OR_RETURN(Value * root, reciprocalRoot(function, op, *op.operand(1)));
+    if (root == nullptr)
+      return nullptr;
+    Builder b(function, &op, op.loc());
+    return b.create(OpKind::Mul, {op.operand(0), root});
+  }
+  case OpKind::Reciprocal: {
+    const Operation *def = op.operand(0)->definingOp();
+    if (def == nullptr || def->kind() != OpKind::Sqrt)
+      return nullptr;
+    Builder b(function, &op, op.loc());
+    return b.create(OpKind::Rsqrt, {def->operand(0)});
+  }
+  default:
+    return nullptr;
+  }
+}
+
+} // namespace
+
+absl::StatusOr<bool> runStrengthReduce(Function &function) {
+  std::vector<Operation *> candidates;
+  for (const auto &op : function.ops())
+    if (isFloat(op->type().elementType()))
+      candidates.push_back(op.get());
+  absl::flat_hash_set<const Operation *> replaced;
+  for (Operation *op : candidates) {
+    XS_ASSIGN_OR_RETURN(Value * replacement, reduce(function, *op));
+    if (replacement == nullptr)
+      continue;
+    function.replaceAllUsesWith(op->result(), replacement);
+    replaced.insert(op);
+  }
+  if (replaced.empty())
+    return false;
+  function.eraseOpsIf([&](const Operation &op) { return replaced.contains(&op); });
+  return true;
+}
+
+} // namespace xs
