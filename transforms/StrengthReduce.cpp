@@ -1,5 +1,6 @@
 #include "transforms/StrengthReduce.h"
 
+#include <cmath>
 #include <optional>
 
 #include "absl/container/flat_hash_set.h"
@@ -42,6 +43,22 @@ absl::StatusOr<Value *> expand(Function &function, Operation &op, double exponen
   return b.create(OpKind::Reciprocal, {square});
 }
 
+/// Whether 1/c is exactly a number of type `type`: c a power of two, c and
+/// 1/c normal numbers of the type. Then a / c and a * (1/c) are the same
+/// real number and round alike (infinities and NaN included); normal,
+/// because CPU kernels read subnormal operands as zero.
+bool hasExactReciprocal(double c, ElementType type) {
+  int exponent = 0;
+  if (c == 0 || !std::isfinite(c) || std::abs(std::frexp(c, &exponent)) != 0.5)
+    return false;
+  // frexp gives c = +-0.5 * 2^exponent: c is 2^(exponent - 1), 1/c 2^(1 - exponent).
+  int smallest = type == ElementType::F16 ? -14 : type == ElementType::F64 ? -1022 : -126;
+  int largest = type == ElementType::F16 ? 15 : type == ElementType::F64 ? 1023 : 127;
+  int power = exponent - 1;
+  return isFloat(type) && power >= smallest && power <= largest && -power >= smallest &&
+         -power <= largest;
+}
+
 /// The reciprocal square root of what `divisor` takes the square root of,
 /// directly or through a broadcast (created before `op`); nullptr when
 /// `divisor` is neither.
@@ -70,10 +87,19 @@ absl::StatusOr<Value *> reduce(Function &function, Operation &op) {
   }
   case OpKind::Div: {
     XS_ASSIGN_OR_RETURN(Value * root, reciprocalRoot(function, op, *op.operand(1)));
-    if (root == nullptr)
-      return nullptr;
     Builder b(function, &op, op.loc());
-    return b.create(OpKind::Mul, {op.operand(0), root});
+    if (root != nullptr)
+      return b.create(OpKind::Mul, {op.operand(0), root});
+    std::optional<double> divisor = splatValue(*op.operand(1));
+    if (!divisor || !hasExactReciprocal(*divisor, op.type().elementType()))
+      return nullptr;
+    LiteralValue reciprocal;
+    reciprocal.isInteger = false;
+    reciprocal.floats = {1.0 / *divisor};
+    XS_ASSIGN_OR_RETURN(Value * factor,
+                        b.create(OpKind::Constant, {}, {{"value", Attribute::literal(reciprocal)}},
+                                 op.operand(1)->type()));
+    return b.create(OpKind::Mul, {op.operand(0), factor});
   }
   case OpKind::Reciprocal: {
     const Operation *def = op.operand(0)->definingOp();

@@ -22,6 +22,8 @@ namespace xs {
 ///     normalization's a / sqrt(var + eps) over a row): a / sqrt(b) ->
 ///     a * rsqrt(b), reciprocal(sqrt(b)) -> rsqrt(b); one rsqrt per row
 ///     instead of a division per element.
+///   - division by a splat power of two (attention's scores / 8): a * (1/c),
+///     exact, where c and 1/c are normal numbers of the type.
 /// Precondition: types known. Returns whether the function changed.
 absl::StatusOr<bool> runStrengthReduce(Function &function);
 

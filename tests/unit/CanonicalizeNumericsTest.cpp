@@ -129,7 +129,8 @@ func @f(%x: f64[B, D], %w: f64[D]) -> (y: f64[B, D]) {
                                    22},
                              // pow by the constant exponents an exporter writes becomes
                              // products, sqrt, rsqrt and reciprocals (NaN where pow gives NaN:
-                             // negative bases of 0.5 and -0.5); a non-constant exponent stays.
+                             // negative bases of 0.5 and -0.5); a non-constant exponent stays;
+                             // division by 8 becomes multiplication by 0.125.
                              Graph{"powers",
                                    R"(
 func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
@@ -159,11 +160,14 @@ func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
   %s5 = add %s4, %pmh
   %s6 = add %s5, %pm1
   %y = add %s6, %pm2
-  %z = pow %x, %e
+  %c8 = constant {value = 8.0} : f64[N]
+  %q = div %e, %c8
+  %z0 = pow %x, %e
+  %z = add %z0, %q
   return %y, %z
 })",
                                    {{64}, {64}},
-                                   22},
+                                   24},
                              // Statistics kept as [R, 1] (ONNX's keepdims): the reshapes sink
                              // below the ops on them and into the broadcasts back over the rows;
                              // the division by the rows' square roots becomes a multiplication.

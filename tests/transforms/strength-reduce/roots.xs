@@ -41,3 +41,26 @@ func @stays(%x: f32[N], %v: f32[N], %a: i32[N], %b: i32[N]) -> (y: f32[N], q: i3
   %q = div %a, %b
   return %y, %q
 }
+
+// Division by a power of two is multiplication by its reciprocal, exactly;
+// other constants, and powers of two whose reciprocal is no normal f16,
+// stay.
+// CHECK-LABEL: func @constants
+// CHECK: %[[EIGHTH:[0-9]+]] = constant {value = 0.125} : f32[N]
+// CHECK-NEXT: %[[A:[0-9]+]] = mul %x, %[[EIGHTH]] : f32[N]
+// CHECK-NEXT: %[[TWO:[0-9]+]] = constant {value = 2.0} : f32[N]
+// CHECK-NEXT: %[[B:[0-9]+]] = mul %x, %[[TWO]] : f32[N]
+// CHECK-NEXT: %c = div %x, %three : f32[N]
+// CHECK-NEXT: %d = div %h, %big : f16[N]
+// CHECK-NEXT: return %[[A]], %[[B]], %c, %d
+func @constants(%x: f32[N], %h: f16[N]) -> (a: f32[N], b: f32[N], c: f32[N], d: f16[N]) {
+  %eight = constant {value = 8.0} : f32[N]
+  %half = constant {value = 0.5} : f32[N]
+  %three = constant {value = 3.0} : f32[N]
+  %big = constant {value = 32768.0} : f16[N]
+  %a = div %x, %eight
+  %b = div %x, %half
+  %c = div %x, %three
+  %d = div %h, %big
+  return %a, %b, %c, %d
+}
