@@ -513,6 +513,47 @@ TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
   EXPECT_EQ(result->shapes[0], (std::vector<int64_t>{3, 5}));
 }
 
+TEST_F(CudaDeviceTest, HostSymbolsReadDeviceInputsThroughAHostCopy) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @view(%x: f32[N], %shape: i64[2]) -> (y)
+    host_symbols R0, R1 {
+      %s0 = slice %shape {limit = [1], start = [0]} : i64[1]
+      %r0 = reshape %s0 : i64[]
+      %s1 = slice %shape {limit = [2], start = [1]} : i64[1]
+      %r1 = reshape %s1 : i64[]
+      return %r0, %r1
+    }
+    where N == R0*R1 {
+  %two = constant {value = 2.0} : f32[N]
+  %d = mul %x, %two
+  %y = reshape %d : f32[R0, R1]
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  alignas(256) static float x[6];
+  alignas(256) static int64_t shape[2] = {2, 3};
+  RunRequest request;
+  request.inputs = {TensorView{ElementType::F32, {6}, x}, TensorView{ElementType::I64, {2}, shape}};
+  request.deviceMemory = true;
+  absl::StatusOr<RunResult> result = (*executable)->execute(request);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(result->shapes[0], (std::vector<int64_t>{2, 3}));
+  // Only the shape the host symbols read came to the host; x stayed.
+  EXPECT_EQ(state_.deviceToHost, 1);
+  EXPECT_EQ(result->bytesCopied, static_cast<int64_t>(sizeof shape));
+  ASSERT_EQ(state_.launches.size(), 1u);
+  EXPECT_EQ(state_.launches[0].buffers[0], reinterpret_cast<uint64_t>(x));
+
+  // A shape that disagrees with x is the constraint's error.
+  shape[1] = 4;
+  result = (*executable)->execute(request);
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), absl::StatusCode::kInvalidArgument) << result.status();
+}
+
 TEST_F(CudaDeviceTest, InputErrorsNameTheInputs) {
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
