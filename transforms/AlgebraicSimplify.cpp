@@ -2,9 +2,9 @@
 
 #include <optional>
 
-#include "absl/container/flat_hash_set.h"
 #include "ir/Builder.h"
 #include "ir/ValueFacts.h"
+#include "transforms/RewriteSweep.h"
 
 namespace xs {
 
@@ -137,28 +137,9 @@ absl::StatusOr<Value *> simplify(Function &function, Operation &op) {
 } // namespace
 
 absl::StatusOr<bool> runAlgebraicSimplify(Function &function) {
-  bool changed = false;
   // A rewrite can expose another (neg(neg(neg(neg x)))), and a composed
-  // transpose is created before the op being visited, so sweep to a fixpoint.
-  while (true) {
-    std::vector<Operation *> worklist;
-    for (const auto &op : function.ops())
-      worklist.push_back(op.get());
-    absl::flat_hash_set<const Operation *> replaced;
-    for (Operation *op : worklist) {
-      absl::StatusOr<Value *> replacement = simplify(function, *op);
-      if (!replacement.ok())
-        return replacement.status();
-      if (*replacement == nullptr)
-        continue;
-      function.replaceAllUsesWith(op->result(), *replacement);
-      replaced.insert(op);
-    }
-    if (replaced.empty())
-      return changed;
-    changed = true;
-    function.eraseOpsIf([&](const Operation &op) { return replaced.contains(&op); });
-  }
+  // transpose is created before the op being visited.
+  return rewriteToFixpoint(function, simplify);
 }
 
 } // namespace xs

@@ -2,10 +2,10 @@
 
 #include <optional>
 
-#include "absl/container/flat_hash_set.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
 #include "ir/ValueFacts.h"
+#include "transforms/RewriteSweep.h"
 
 namespace xs {
 
@@ -93,32 +93,14 @@ absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
 } // namespace
 
 absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
-  bool changed = false;
-  // A sunk reshape meets the next element-wise op or broadcast below it:
-  // sweep until none moves.
-  while (true) {
-    std::vector<Operation *> worklist;
-    for (const auto &op : function.ops())
-      worklist.push_back(op.get());
-    absl::flat_hash_set<const Operation *> replaced;
-    for (Operation *op : worklist) {
-      absl::StatusOr<Value *> replacement = nullptr;
-      if (op->kind() == OpKind::Broadcast)
-        replacement = foldIntoBroadcast(function, *op);
-      else if (isElementwise(*op))
-        replacement = sinkBelow(function, *op);
-      if (!replacement.ok())
-        return replacement.status();
-      if (*replacement == nullptr)
-        continue;
-      function.replaceAllUsesWith(op->result(), *replacement);
-      replaced.insert(op);
-    }
-    if (replaced.empty())
-      return changed;
-    changed = true;
-    function.eraseOpsIf([&](const Operation &op) { return replaced.contains(&op); });
-  }
+  // A sunk reshape meets the next element-wise op or broadcast below it.
+  return rewriteToFixpoint(function, [](Function &f, Operation &op) -> absl::StatusOr<Value *> {
+    if (op.kind() == OpKind::Broadcast)
+      return foldIntoBroadcast(f, op);
+    if (isElementwise(op))
+      return sinkBelow(f, op);
+    return nullptr;
+  });
 }
 
 } // namespace xs

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <optional>
 
-#include "absl/container/flat_hash_set.h"
 #include "ir/Builder.h"
 #include "ir/Diagnostics.h"
 #include "ir/ValueFacts.h"
+#include "transforms/RewriteSweep.h"
 
 namespace xs {
 
@@ -116,22 +116,11 @@ absl::StatusOr<Value *> reduce(Function &function, Operation &op) {
 } // namespace
 
 absl::StatusOr<bool> runStrengthReduce(Function &function) {
-  std::vector<Operation *> candidates;
-  for (const auto &op : function.ops())
-    if (isFloat(op->type().elementType()))
-      candidates.push_back(op.get());
-  absl::flat_hash_set<const Operation *> replaced;
-  for (Operation *op : candidates) {
-    XS_ASSIGN_OR_RETURN(Value * replacement, reduce(function, *op));
-    if (replacement == nullptr)
-      continue;
-    function.replaceAllUsesWith(op->result(), replacement);
-    replaced.insert(op);
-  }
-  if (replaced.empty())
-    return false;
-  function.eraseOpsIf([&](const Operation &op) { return replaced.contains(&op); });
-  return true;
+  return rewriteToFixpoint(function, [](Function &f, Operation &op) -> absl::StatusOr<Value *> {
+    if (!isFloat(op.type().elementType()))
+      return nullptr;
+    return reduce(f, op);
+  });
 }
 
 } // namespace xs
