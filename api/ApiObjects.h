@@ -73,13 +73,23 @@ template <typename Enum> int enumValue(const Enum &value) {
   return raw;
 }
 
-/// Reads field `field` of a caller's versioned struct when its struct_size
-/// covers it, else `fallback` (a caller built against an older header).
+/// Whether a caller's versioned struct `s` (not NULL) has field `field`: its
+/// struct_size covers it (a caller built against an older header may not).
+#define XS_API_HAS(s, field)                                                                       \
+  ((s)->struct_size >= offsetof(std::remove_cvref_t<decltype(*(s))>, field) + sizeof((s)->field))
+
+/// Reads field `field` of a caller's versioned struct when it has it, else
+/// `fallback`.
 #define XS_API_FIELD(s, field, fallback)                                                           \
-  ((s) != nullptr && (s)->struct_size >=                                                           \
-                         offsetof(std::remove_cvref_t<decltype(*(s))>, field) + sizeof((s)->field) \
-       ? (s)->field                                                                                \
-       : (fallback))
+  ((s) != nullptr && XS_API_HAS(s, field) ? (s)->field : (fallback))
+
+/// Writes field `field` of a caller's versioned struct (not NULL) when it
+/// has it.
+#define XS_API_SET(s, field, value)                                                                \
+  do {                                                                                             \
+    if (XS_API_HAS(s, field))                                                                      \
+      (s)->field = (value);                                                                        \
+  } while (false)
 
 } // namespace xs::api
 

@@ -2,7 +2,6 @@
 // context's compile cache, and what callers ask of it (inputs, outputs,
 // their types and the dim symbols).
 
-#include <cstring>
 
 #include "absl/strings/str_join.h"
 #include "api/ApiObjects.h"
@@ -62,17 +61,10 @@ TensorDescription describe(std::string name, const TensorType &type,
 }
 
 void fillDescription(const TensorDescription &desc, xs_tensor_desc_t *out) {
-  // Only the fields the caller's struct has.
-  size_t size = out->struct_size;
-  auto fits = [&](size_t offset, size_t bytes) { return size >= offset + bytes; };
-  if (fits(offsetof(xs_tensor_desc_t, name), sizeof(out->name)))
-    out->name = desc.name.c_str();
-  if (fits(offsetof(xs_tensor_desc_t, dtype), sizeof(out->dtype)))
-    out->dtype = desc.dtype;
-  if (fits(offsetof(xs_tensor_desc_t, ndim), sizeof(out->ndim)))
-    out->ndim = static_cast<int32_t>(desc.dims.size());
-  if (fits(offsetof(xs_tensor_desc_t, dims), sizeof(out->dims)))
-    out->dims = desc.dims.data();
+  XS_API_SET(out, name, desc.name.c_str());
+  XS_API_SET(out, dtype, desc.dtype);
+  XS_API_SET(out, ndim, static_cast<int32_t>(desc.dims.size()));
+  XS_API_SET(out, dims, desc.dims.data());
 }
 
 absl::Status describeTensor(const xs_executable_t *executable, size_t index,
@@ -211,17 +203,12 @@ xs_status_t xs_executable_compile_info(const xs_executable_t *executable,
     if (out_info == nullptr)
       return absl::InvalidArgumentError("xs_executable_compile_info: out_info is NULL");
     const CompileInfo &info = static_cast<const xs_executable_s *>(object)->compileInfo;
-    size_t size = out_info->struct_size;
-    auto set = [&](size_t offset, auto value) {
-      if (size >= offset + sizeof(value))
-        std::memcpy(reinterpret_cast<char *>(out_info) + offset, &value, sizeof(value));
-    };
-    set(offsetof(xs_compile_info_t, compile_seconds), info.compileSeconds);
-    set(offsetof(xs_compile_info_t, cache_hit), int32_t{info.cacheHit ? 1 : 0});
-    set(offsetof(xs_compile_info_t, plan_seconds), info.planSeconds);
-    set(offsetof(xs_compile_info_t, llvm_seconds), info.llvmSeconds);
-    set(offsetof(xs_compile_info_t, load_seconds), info.loadSeconds);
-    set(offsetof(xs_compile_info_t, kernel_count), static_cast<int32_t>(info.kernels.size()));
+    XS_API_SET(out_info, compile_seconds, info.compileSeconds);
+    XS_API_SET(out_info, cache_hit, info.cacheHit ? 1 : 0);
+    XS_API_SET(out_info, plan_seconds, info.planSeconds);
+    XS_API_SET(out_info, llvm_seconds, info.llvmSeconds);
+    XS_API_SET(out_info, load_seconds, info.loadSeconds);
+    XS_API_SET(out_info, kernel_count, static_cast<int32_t>(info.kernels.size()));
     return absl::OkStatus();
   });
 }

@@ -150,14 +150,10 @@ xs_status_t xs_stats_get(xs_stats_t *out_stats) {
       return absl::InvalidArgumentError(
           "xs_stats_get: out_stats->struct_size is not set; call xs_stats_init first");
     CompilerCounters compiler = compilerCounters();
-    auto set = [&](size_t offset, uint64_t value) {
-      if (out_stats->struct_size >= offset + sizeof(uint64_t))
-        *reinterpret_cast<uint64_t *>(reinterpret_cast<char *>(out_stats) + offset) = value;
-    };
-    set(offsetof(xs_stats_t, compilations), static_cast<uint64_t>(compiler.compilations));
-    set(offsetof(xs_stats_t, compile_cache_hits), static_cast<uint64_t>(compiler.cacheHits));
-    set(offsetof(xs_stats_t, runs), runCount.load(std::memory_order_relaxed));
-    set(offsetof(xs_stats_t, bytes_copied), bytesCopiedCount.load(std::memory_order_relaxed));
+    XS_API_SET(out_stats, compilations, static_cast<uint64_t>(compiler.compilations));
+    XS_API_SET(out_stats, compile_cache_hits, static_cast<uint64_t>(compiler.cacheHits));
+    XS_API_SET(out_stats, runs, runCount.load(std::memory_order_relaxed));
+    XS_API_SET(out_stats, bytes_copied, bytesCopiedCount.load(std::memory_order_relaxed));
     return absl::OkStatus();
   });
 }
