@@ -2,6 +2,7 @@
 // context's compile cache, and what callers ask of it (inputs, outputs,
 // their types and the dim symbols).
 
+#include <algorithm>
 
 #include "absl/strings/str_join.h"
 #include "api/ApiObjects.h"
