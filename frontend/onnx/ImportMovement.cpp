@@ -467,9 +467,42 @@ absl::Status importGatherElements(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Trilu keeps the elements on and below (upper = 0) or on and above the
+/// k-th diagonal of the last two dims and zeroes the rest: a select on
+/// column - row, which stitches into the kernel that reads it (causal masks
+/// are written this way by exporters).
+absl::Status importTrilu(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  const TensorType &type = x->type();
+  if (type.rank() < 2)
+    return c.error(strCat("needs an input of rank 2 or more, got ", type.str()));
+  int64_t k = 0;
+  if (c.hasInput(1)) {
+    XS_ASSIGN_OR_RETURN(std::vector<int64_t> ks, c.constantInts(1, "Trilu's k"));
+    if (ks.size() != 1)
+      return c.error(strCat("k must be one integer, got ", ks.size()));
+    k = ks[0];
+  }
+  TensorType indexType(ElementType::I64, type.shape());
+  auto iota = [&](int64_t dim) {
+    return c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(dim)}}, indexType);
+  };
+  XS_ASSIGN_OR_RETURN(Value * row, iota(type.rank() - 2));
+  XS_ASSIGN_OR_RETURN(Value * col, iota(type.rank() - 1));
+  XS_ASSIGN_OR_RETURN(Value * diagonal, c.binary(OpKind::Sub, col, row));
+  XS_ASSIGN_OR_RETURN(Value * kValue, c.splat(static_cast<double>(k), indexType));
+  XS_ASSIGN_OR_RETURN(Value * keep,
+                      c.compare(c.intAttr("upper", 1) != 0 ? "ge" : "le", diagonal, kValue));
+  XS_ASSIGN_OR_RETURN(Value * zero, c.splat(0.0, type));
+  XS_ASSIGN_OR_RETURN(Value * y, c.select(keep, x, zero));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 } // namespace
 
 void addMovementImporters(ImporterTable &table) {
+  table["Trilu"] = {importTrilu, 14};
   table["Transpose"] = {importTranspose, 1};
   table["Concat"] = {importConcat, 4};
   table["Split"] = {importSplit, 2};
