@@ -32,8 +32,11 @@ int formatOf(const xs_module_options_t *options) {
   return enumValue(options->format);
 }
 
+/// Creates the module from `bytes`, or for an ONNX model named by `path`
+/// (bytes empty), from the file itself: a model's weights are then read
+/// once, into the protobuf the importer takes them from.
 absl::Status createModule(std::string_view bytes, std::string_view sourceName, int format,
-                          xs_module_t **out_module) {
+                          xs_module_t **out_module, const char *path = nullptr) {
   if (out_module == nullptr)
     return absl::InvalidArgumentError("out_module is NULL");
   if (format != XS_MODULE_FORMAT_AUTO && format != XS_MODULE_FORMAT_TEXT &&
@@ -46,7 +49,9 @@ absl::Status createModule(std::string_view bytes, std::string_view sourceName, i
   auto module = std::make_unique<xs_module_s>();
   if (onnx) {
     XS_ASSIGN_OR_RETURN(OnnxImport imported,
-                        importOnnxBytes(std::string(bytes), std::string(sourceName)));
+                        path != nullptr
+                            ? importOnnxFile(path, OnnxImportOptions{}, std::string(sourceName))
+                            : importOnnxBytes(std::string(bytes), std::string(sourceName)));
     module->module = std::move(imported.module);
     module->onnxInputNames = std::move(imported.inputNames);
     module->onnxOutputNames = std::move(imported.outputNames);
@@ -85,13 +90,21 @@ xs_status_t xs_module_create_from_file(const char *path, const xs_module_options
     std::ifstream file(path, std::ios::binary);
     if (!file)
       return absl::NotFoundError(strCat(path, ": error: cannot open the file"));
+    const char *name = XS_API_FIELD(options, source_name, nullptr);
+    int format = formatOf(options);
+    char first = 0;
+    file.get(first);
+    if (format == XS_MODULE_FORMAT_ONNX ||
+        (format == XS_MODULE_FORMAT_AUTO &&
+         (endsWith(path, ".onnx") || looksLikeOnnx(std::string_view(&first, file ? 1 : 0)))))
+      return createModule({}, name != nullptr ? name : path, XS_MODULE_FORMAT_ONNX, out_module,
+                          path);
+    file.seekg(0);
     std::ostringstream contents;
     contents << file.rdbuf();
     if (file.bad())
       return absl::NotFoundError(strCat(path, ": error: cannot read the file"));
-    const char *name = XS_API_FIELD(options, source_name, nullptr);
-    return createModule(contents.str(), name != nullptr ? name : path, formatOf(options),
-                        out_module);
+    return createModule(contents.str(), name != nullptr ? name : path, format, out_module);
   });
 }
 

@@ -49,13 +49,18 @@ X86Options x86Options(const CompileOptions &options) {
 }
 
 // Everything that determines the generated code and where it is loaded.
+constexpr int64_t kLiteralsInCacheKeys = 64;
+
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat(
       "xstitch ", XSTITCH_VERSION, "\ndevice=", options.device, "\nfusion=", options.fusion ? 1 : 0,
       "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
       "\nblock_elements=", options.blockElements,
       "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
-      "\nfeatures=", options.features, "\n", printFunction(function));
+      "\nfeatures=", options.features, "\n",
+      // Weights enter the key as their digests: printing them would cost
+      // seconds for a whole model.
+      printFunction(function, PrintOptions{.elideLiteralsAbove = kLiteralsInCacheKeys}));
 }
 
 // Process-wide: every executable compiled in this process lives as long as

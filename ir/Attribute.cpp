@@ -30,9 +30,39 @@ std::string_view attrKindName(AttrKind kind) {
   return "?";
 }
 
+LiteralValue LiteralValue::dense(std::vector<int64_t> shape,
+                                 std::shared_ptr<const DenseElements> elements) {
+  LiteralValue out;
+  out.shape = std::move(shape);
+  out.isInteger = !isFloat(elements->elementType());
+  out.elements = std::move(elements);
+  return out;
+}
+
+uint64_t LiteralValue::contentHash() const {
+  uint64_t h = hashBytes64(shape.data(), shape.size() * sizeof(int64_t), isInteger ? 1 : 2);
+  if (elements)
+    return h ^ elements->contentHash();
+  if (isInteger)
+    return hashBytes64(ints.data(), ints.size() * sizeof(int64_t), h);
+  return hashBytes64(floats.data(), floats.size() * sizeof(double), h);
+}
+
 bool operator==(const LiteralValue &a, const LiteralValue &b) {
   if (a.shape != b.shape || a.isInteger != b.isInteger)
     return false;
+  if (a.elements && b.elements)
+    return a.elements->sameContent(*b.elements);
+  if (a.elements || b.elements) {
+    if (a.size() != b.size())
+      return false;
+    for (int64_t i = 0; i < a.size(); ++i) {
+      double x = a.asDouble(i), y = b.asDouble(i);
+      if (a.isInteger ? a.asInt(i) != b.asInt(i) : !(x == y || (std::isnan(x) && std::isnan(y))))
+        return false;
+    }
+    return true;
+  }
   if (a.isInteger)
     return a.ints == b.ints;
   if (a.floats.size() != b.floats.size())
@@ -85,7 +115,7 @@ AttrKind Attribute::kind() const {
 namespace {
 void appendLiteral(std::string *out, const LiteralValue &v, size_t dim, int64_t &next) {
   if (dim == v.shape.size()) {
-    absl::StrAppend(out, v.isInteger ? absl::StrCat(v.ints[next]) : formatFloat(v.floats[next]));
+    absl::StrAppend(out, v.isInteger ? absl::StrCat(v.asInt(next)) : formatFloat(v.asDouble(next)));
     ++next;
     return;
   }
@@ -99,7 +129,7 @@ void appendLiteral(std::string *out, const LiteralValue &v, size_t dim, int64_t 
 }
 } // namespace
 
-std::string Attribute::str() const {
+std::string Attribute::str(int64_t elideLiteralsAbove) const {
   switch (kind()) {
   case AttrKind::Int:
     return absl::StrCat(getInt());
@@ -121,6 +151,11 @@ std::string Attribute::str() const {
     const LiteralValue &v = getLiteral();
     std::string out;
     int64_t next = 0;
+    if (elideLiteralsAbove >= 0 && v.size() > elideLiteralsAbove)
+      return absl::StrCat("dense<elided ", v.size(), " ",
+                          std::string(v.elements ? elementTypeName(v.elements->elementType())
+                                                 : (v.isInteger ? "ints" : "floats")),
+                          " 0x", absl::Hex(v.contentHash(), absl::kZeroPad16), ">");
     if (v.shape.empty()) {
       appendLiteral(&out, v, 0, next);
       return out;

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/DenseElements.h"
 #include "ir/DimExpr.h"
 #include "ir/ElementType.h"
 
@@ -30,13 +31,37 @@ std::string_view attrKindName(AttrKind kind);
 
 /// A number or a nested list of numbers. Integer literals are kept exactly;
 /// when any element is written as a float, every element is stored as double.
+/// Large constants (model weights) hold `elements` instead, in their element
+/// type's width; ints and floats are then empty. Read elements through
+/// size(), asDouble() and asInt(), which see both.
 struct LiteralValue {
   std::vector<int64_t> shape; // empty: a scalar, written without dense<>
   bool isInteger = true;
-  std::vector<int64_t> ints;  // when isInteger
-  std::vector<double> floats; // when !isInteger
-  int64_t size() const { return isInteger ? (int64_t)ints.size() : (int64_t)floats.size(); }
-  double asDouble(int64_t i) const { return isInteger ? (double)ints[i] : floats[i]; }
+  std::vector<int64_t> ints;  // when isInteger and !elements
+  std::vector<double> floats; // when !isInteger and !elements
+  std::shared_ptr<const DenseElements> elements;
+
+  /// A literal of `shape` holding `elements` (isInteger from their type).
+  static LiteralValue dense(std::vector<int64_t> shape,
+                            std::shared_ptr<const DenseElements> elements);
+
+  int64_t size() const {
+    if (elements)
+      return elements->size();
+    return isInteger ? (int64_t)ints.size() : (int64_t)floats.size();
+  }
+  double asDouble(int64_t i) const {
+    if (elements)
+      return elements->getDouble(i);
+    return isInteger ? (double)ints[i] : floats[i];
+  }
+  int64_t asInt(int64_t i) const {
+    if (elements)
+      return elements->getInt(i);
+    return isInteger ? ints[i] : (int64_t)floats[i];
+  }
+  /// A digest of the shape and elements, stable across processes.
+  uint64_t contentHash() const;
   friend bool operator==(const LiteralValue &a, const LiteralValue &b);
 };
 
@@ -79,7 +104,11 @@ public:
   }
 
   /// The text form used by the printer (`[0, 1]`, `1.0e-05`, `dense<[1, 2]>`).
-  std::string str() const;
+  std::string str() const { return str(-1); }
+  /// As str(), but a literal of more than `elideLiteralsAbove` elements (when
+  /// >= 0) prints as its element count and digest: compile-cache keys and
+  /// listings of models with large weights. Elided text does not parse.
+  std::string str(int64_t elideLiteralsAbove) const;
 
   friend bool operator==(const Attribute &a, const Attribute &b);
   friend bool operator!=(const Attribute &a, const Attribute &b) { return !(a == b); }

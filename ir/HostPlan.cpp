@@ -16,12 +16,15 @@ namespace {
 /// Constants print at most this many values, so dumps stay readable.
 constexpr int64_t kMaxPrintedValues = 8;
 
-std::string constantValues(const HostTensor &t) {
+std::string constantValues(const std::shared_ptr<const DenseElements> &t) {
+  if (!t)
+    return "<missing>";
   std::vector<std::string> values;
-  int64_t n = std::min(t.numElements(), kMaxPrintedValues);
+  int64_t n = std::min(t->size(), kMaxPrintedValues);
   for (int64_t i = 0; i < n; ++i)
-    values.push_back(t.isFloat() ? formatFloat(t.getDouble(i)) : strCat(t.getInt(i)));
-  if (t.numElements() > n)
+    values.push_back(isFloat(t->elementType()) ? formatFloat(t->getDouble(i))
+                                               : strCat(t->getInt(i)));
+  if (t->size() > n)
     values.push_back("...");
   return strCat("[", absl::StrJoin(values, ", "), "]");
 }

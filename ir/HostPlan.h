@@ -21,9 +21,9 @@
 #include <vector>
 
 #include "ir/Constraints.h"
+#include "ir/DenseElements.h"
 #include "ir/DimPredicate.h"
 #include "ir/HostSymbols.h"
-#include "ir/HostTensor.h"
 #include "ir/OpInfo.h"
 #include "ir/Type.h"
 
@@ -44,7 +44,9 @@ struct HostBuffer {
   int resultIndex = -1; // Output (a buffer may be several results: see outputs)
   int slot = -1;        // Temporary
   int aliasOf = -1;     // Alias
-  HostTensor constant;  // Constant: the values (element type as `type`)
+  /// Constant: the values (element type as `type`), shared with the IR's
+  /// literal when it holds them already (weights are never copied).
+  std::shared_ptr<const DenseElements> constant;
 };
 
 /// One variant of a kernel launch, as compiled: its symbol and grid.

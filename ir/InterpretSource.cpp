@@ -15,11 +15,11 @@ void storeLiteral(const LiteralValue &literal, int64_t from, HostTensor &result,
   size_t f = static_cast<size_t>(from);
   ElementType type = result.elementType();
   if (result.isFloat())
-    result.floats()[k] = literal.isInteger ? convertIntegerToFloat(literal.ints[f], type)
-                                           : roundToFloatType(literal.floats[f], type);
+    result.floats()[k] = literal.isInteger ? convertIntegerToFloat(literal.asInt(f), type)
+                                           : roundToFloatType(literal.asDouble(f), type);
   else
-    result.ints()[k] = literal.isInteger ? wrapToIntegerType(literal.ints[f], type)
-                                         : convertDoubleToInteger(literal.floats[f], type);
+    result.ints()[k] = literal.isInteger ? wrapToIntegerType(literal.asInt(f), type)
+                                         : convertDoubleToInteger(literal.asDouble(f), type);
 }
 
 absl::StatusOr<HostTensor> evaluateConstant(const OpContext &ctx) {

@@ -10,7 +10,7 @@ namespace {
 
 std::string valueRef(const Value *v) { return v ? strCat("%", v->name()) : std::string("%<null>"); }
 
-std::string signature(const Function &function) {
+std::string signature(const Function &function, const PrintOptions &options) {
   std::string out = strCat("func @", function.name(), "(");
   std::vector<std::string> params;
   for (const auto &p : function.params())
@@ -23,7 +23,7 @@ std::string signature(const Function &function) {
   if (const HostSymbols *hostSymbols = function.hostSymbols()) {
     absl::StrAppend(&out, "\n    host_symbols ", absl::StrJoin(hostSymbols->symbols, ", "), " {\n");
     for (const auto &op : hostSymbols->computation->ops())
-      absl::StrAppend(&out, "      ", printOp(*op), "\n");
+      absl::StrAppend(&out, "      ", printOp(*op, options), "\n");
     std::vector<std::string> values;
     for (const FunctionResult &r : hostSymbols->computation->results())
       values.push_back(valueRef(r.value));
@@ -42,7 +42,7 @@ std::string signature(const Function &function) {
 
 } // namespace
 
-std::string printOp(const Operation &op) {
+std::string printOp(const Operation &op, const PrintOptions &options) {
   std::string out = strCat(valueRef(op.result()), " = ", op.mnemonic());
   std::vector<std::string> operands;
   for (const Value *v : op.operands())
@@ -53,7 +53,7 @@ std::string printOp(const Operation &op) {
     // AttrDict is a std::map, so this is already sorted by name.
     std::vector<std::string> attrs;
     for (const auto &[name, value] : op.attrs())
-      attrs.push_back(strCat(name, " = ", value.str()));
+      attrs.push_back(strCat(name, " = ", value.str(options.elideLiteralsAbove)));
     absl::StrAppend(&out, " {", absl::StrJoin(attrs, ", "), "}");
   }
   if (op.type().known())
@@ -61,10 +61,10 @@ std::string printOp(const Operation &op) {
   return out;
 }
 
-std::string printFunction(const Function &function) {
-  std::string out = strCat(signature(function), " {\n");
+std::string printFunction(const Function &function, const PrintOptions &options) {
+  std::string out = strCat(signature(function, options), " {\n");
   for (const auto &op : function.ops())
-    absl::StrAppend(&out, "  ", printOp(*op), "\n");
+    absl::StrAppend(&out, "  ", printOp(*op, options), "\n");
   std::vector<std::string> values;
   for (const FunctionResult &r : function.results())
     values.push_back(valueRef(r.value));
@@ -75,10 +75,10 @@ std::string printFunction(const Function &function) {
   return out;
 }
 
-std::string printModule(const Module &module) {
+std::string printModule(const Module &module, const PrintOptions &options) {
   std::vector<std::string> functions;
   for (const auto &f : module.functions())
-    functions.push_back(printFunction(*f));
+    functions.push_back(printFunction(*f, options));
   return absl::StrJoin(functions, "\n");
 }
 

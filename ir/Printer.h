@@ -10,10 +10,18 @@
 
 namespace xs {
 
-std::string printModule(const Module &module);
-std::string printFunction(const Function &function);
+struct PrintOptions {
+  /// Literals of more elements than this (when >= 0) print as their element
+  /// count and digest, which does not parse back: model listings and
+  /// compile-cache keys, where hundreds of MB of weights as text would cost
+  /// seconds.
+  int64_t elideLiteralsAbove = -1;
+};
+
+std::string printModule(const Module &module, const PrintOptions &options = {});
+std::string printFunction(const Function &function, const PrintOptions &options = {});
 /// One op as a line without indentation or newline: `%y = add %a, %b : f32[N]`.
-std::string printOp(const Operation &op);
+std::string printOp(const Operation &op, const PrintOptions &options = {});
 
 } // namespace xs
 

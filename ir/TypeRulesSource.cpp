@@ -28,6 +28,15 @@ std::pair<int64_t, int64_t> integerLimits(ElementType t) {
 absl::Status checkLiteralValues(const Operation &op, const LiteralValue &lit,
                                 const TensorType &type) {
   ElementType et = type.elementType();
+  if (lit.elements) {
+    // Stored in their type already: nothing to range-check, but the type
+    // must be the result's.
+    if (lit.elements->elementType() != et)
+      return opError(op, "the literal's elements are ",
+                     piece(elementTypeName(lit.elements->elementType())),
+                     ", but the result type is ", type.str());
+    return absl::OkStatus();
+  }
   if (isFloat(et))
     return absl::OkStatus();
   if (!lit.isInteger) {
@@ -40,7 +49,7 @@ absl::Status checkLiteralValues(const Operation &op, const LiteralValue &lit,
   for (int64_t i = 0; i < lit.size(); ++i) {
     double v = lit.asDouble(i);
     if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
-      return opError(op, "value ", lit.isInteger ? absl::StrCat(lit.ints[i]) : formatFloat(v),
+      return opError(op, "value ", lit.isInteger ? absl::StrCat(lit.asInt(i)) : formatFloat(v),
                      " does not fit in ", piece(elementTypeName(et)), " (range ", lo, " to ", hi,
                      ")");
   }

@@ -340,11 +340,15 @@ size_t aliasTarget(const HostPlan &plan, size_t index) {
 }
 
 absl::StatusOr<Tensor> constantTensor(const HostBuffer &buffer) {
-  if (buffer.constant.elementType() != buffer.type.elementType())
-    return absl::InternalError(strCat("constant %", buffer.name, " holds ",
-                                      buffer.constant.typeStr(), " but has type ",
-                                      buffer.type.str()));
-  return toTensor(buffer.constant);
+  std::optional<std::vector<int64_t>> shape = buffer.type.staticShape();
+  if (!buffer.constant || !shape || buffer.constant->elementType() != buffer.type.elementType() ||
+      buffer.constant->size() !=
+          TensorView{buffer.type.elementType(), *shape, nullptr}.numElements())
+    return absl::InternalError(strCat("constant %", buffer.name, " does not hold the ",
+                                      buffer.type.str(), " its type says"));
+  // Kernels only read constants: the tensor aliases the plan's elements.
+  std::shared_ptr<const void> data = sharedData(buffer.constant);
+  return Tensor(buffer.type.elementType(), *shape, std::const_pointer_cast<void>(std::move(data)));
 }
 
 absl::StatusOr<int64_t> launchQuantity(const HostStep &step, std::string_view what,

@@ -25,17 +25,21 @@ constexpr int64_t kExactDoubleIntLimit = int64_t(1) << 53;
 
 bool sameLiteralElement(const LiteralValue &a, const LiteralValue &b, int64_t i) {
   if (a.isInteger && b.isInteger)
-    return a.ints[i] == b.ints[i];
+    return a.asInt(i) == b.asInt(i);
   // `1` and `1.0` fill a tensor with the same value; compare them as doubles
   // only where the integer converts exactly.
   const LiteralValue &maybeInt = a.isInteger ? a : b;
-  if (maybeInt.isInteger && std::abs(maybeInt.ints[i]) > kExactDoubleIntLimit)
+  if (maybeInt.isInteger && std::abs(maybeInt.asInt(i)) > kExactDoubleIntLimit)
     return false;
   return sameDouble(a.asDouble(i), b.asDouble(i));
 }
 
 bool sameLiteral(const LiteralValue &a, const LiteralValue &b) {
   if (a.shape != b.shape || a.size() != b.size())
+    return false;
+  // Weights: compared by digest first, element by element only when equal.
+  if (a.elements && b.elements && a.elements->elementType() == b.elements->elementType() &&
+      a.elements->contentHash() != b.elements->contentHash())
     return false;
   for (int64_t i = 0; i < a.size(); ++i)
     if (!sameLiteralElement(a, b, i))

@@ -65,15 +65,15 @@ std::optional<LiteralValue> splatLiteral(const Value *v) {
   LiteralValue scalar;
   scalar.isInteger = literal.isInteger;
   for (int64_t i = 1; i < literal.size(); ++i) {
-    bool same = literal.isInteger ? literal.ints[i] == literal.ints[0]
-                                  : sameDouble(literal.floats[i], literal.floats[0]);
+    bool same = literal.isInteger ? literal.asInt(i) == literal.asInt(0)
+                                  : sameDouble(literal.asDouble(i), literal.asDouble(0));
     if (!same)
       return std::nullopt;
   }
   if (literal.isInteger)
-    scalar.ints = {literal.ints[0]};
+    scalar.ints = {literal.asInt(0)};
   else
-    scalar.floats = {literal.floats[0]};
+    scalar.floats = {literal.asDouble(0)};
   return scalar;
 }
 

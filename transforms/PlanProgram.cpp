@@ -385,11 +385,18 @@ absl::Status ProgramPlanner::flushScope() {
 }
 
 absl::Status ProgramPlanner::planDenseConstant(const Operation &op) {
-  absl::StatusOr<HostTensor> values = evaluateOp(op, {}, {});
-  if (!values.ok())
-    return values.status();
+  std::shared_ptr<const DenseElements> elements;
+  const LiteralValue &literal = op.attr("value")->getLiteral();
+  if (literal.elements && literal.elements->elementType() == op.type().elementType()) {
+    elements = literal.elements; // weights: shared, not copied
+  } else {
+    absl::StatusOr<HostTensor> values = evaluateOp(op, {}, {});
+    if (!values.ok())
+      return values.status();
+    elements = DenseElements::fromHostTensor(*values);
+  }
   int index = addBuffer(HostBuffer{op.result()->name(), op.type(), HostBuffer::Kind::Constant});
-  plan_.host.buffers[index].constant = *std::move(values);
+  plan_.host.buffers[index].constant = std::move(elements);
   bufferOf_[op.result()] = index;
   return absl::OkStatus();
 }

@@ -267,14 +267,13 @@ llvm::Value *ElementGenerator::emitConstant(const Operation &op,
     return nullptr;
   const LiteralValue &literal = attr->getLiteral();
   if (literal.shape.empty())
-    return literal.isInteger ? integerConstant(context, type, literal.ints[0])
-                             : floatConstant(context, type, literal.floats[0]);
+    return literal.isInteger ? integerConstant(context, type, literal.asInt(0))
+                             : floatConstant(context, type, literal.asDouble(0));
   // A dense constant inside a kernel: a private global array, read by index.
   std::vector<llvm::Constant *> elements;
   for (int64_t i = 0; i < literal.size(); ++i) {
-    size_t k = static_cast<size_t>(i);
-    llvm::Constant *c = literal.isInteger ? integerConstant(context, type, literal.ints[k])
-                                          : floatConstant(context, type, literal.floats[k]);
+    llvm::Constant *c = literal.isInteger ? integerConstant(context, type, literal.asInt(i))
+                                          : floatConstant(context, type, literal.asDouble(i));
     if (type == ElementType::I1)
       c = llvm::ConstantInt::get(llvm::Type::getInt8Ty(context), c->isOneValue() ? 1 : 0);
     else if (type == ElementType::F16)

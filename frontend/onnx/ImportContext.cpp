@@ -288,7 +288,16 @@ void ImportContext::setOutputDims(int i, std::vector<DimExpr> dims, bool scalar)
 
 const HostTensor *ImportContext::knownValue(const Value *v) const {
   auto it = graph_.known.find(v);
-  return it == graph_.known.end() ? nullptr : &it->second;
+  if (it != graph_.known.end())
+    return &it->second;
+  const Operation *def = v->definingOp();
+  if (!def || def->kind() != OpKind::Constant || !def->attr("value") ||
+      !def->attr("value")->getLiteral().elements)
+    return nullptr;
+  absl::StatusOr<HostTensor> value = evaluateOp(*def, {}, DimBindings{});
+  if (!value.ok())
+    return nullptr;
+  return &(graph_.known[v] = *std::move(value));
 }
 
 absl::StatusOr<Value *> ImportContext::create(OpKind kind, std::vector<Value *> operands,
@@ -299,22 +308,25 @@ absl::StatusOr<Value *> ImportContext::create(OpKind kind, std::vector<Value *> 
   if (!made.ok())
     return error(stripLocation(made.status().message()));
   // Evaluate what constants alone determine, so that importers downstream
-  // can read it.
+  // can read it; not ops on weights, which are left to the kernels.
+  auto small = [](const Value *v) {
+    std::optional<std::vector<int64_t>> shape = v->type().staticShape();
+    if (!shape)
+      return false;
+    int64_t elements = 1;
+    for (int64_t d : *shape)
+      elements *= d;
+    return elements <= kMaxFoldedElements;
+  };
+  if (kind == OpKind::Dot || !small(*made))
+    return made;
   std::vector<const HostTensor *> values;
   for (Value *operand : operands) {
-    const HostTensor *known = knownValue(operand);
+    const HostTensor *known = small(operand) ? knownValue(operand) : nullptr;
     if (!known)
       return made;
     values.push_back(known);
   }
-  std::optional<std::vector<int64_t>> shape = (*made)->type().staticShape();
-  if (!shape || kind == OpKind::Dot)
-    return made;
-  int64_t elements = 1;
-  for (int64_t d : *shape)
-    elements *= d;
-  if (elements > kMaxFoldedElements)
-    return made;
   absl::StatusOr<HostTensor> folded = evaluateOp(*(*made)->definingOp(), values, DimBindings{});
   if (folded.ok())
     graph_.known[*made] = std::move(*folded);
@@ -339,6 +351,22 @@ absl::StatusOr<Value *> ImportContext::constant(const HostTensor &tensor) {
   if (!made.ok())
     return error(stripLocation(made.status().message()));
   graph_.known[*made] = tensor;
+  return made;
+}
+
+absl::StatusOr<Value *> ImportContext::constant(std::vector<int64_t> shape,
+                                                std::shared_ptr<const DenseElements> elements) {
+  ElementType type = elements->elementType();
+  std::vector<DimExpr> dims(shape.begin(), shape.end());
+  LiteralValue literal = LiteralValue::dense(std::move(shape), std::move(elements));
+  // A rank-0 literal is written as a number, which means a splat.
+  if (dims.empty())
+    literal.shape.clear();
+  absl::StatusOr<Value *> made =
+      builder_.create(OpKind::Constant, {}, {{"value", Attribute::literal(std::move(literal))}},
+                      TensorType(type, dims));
+  if (!made.ok())
+    return error(stripLocation(made.status().message()));
   return made;
 }
 

@@ -117,6 +117,11 @@ public:
                                  TensorType type = {});
   /// A constant holding `tensor`'s elements.
   absl::StatusOr<Value *> constant(const HostTensor &tensor);
+  /// A constant holding `elements` as they are (initializers: weights are
+  /// neither copied nor widened); its value is known to importers only when
+  /// they ask for it.
+  absl::StatusOr<Value *> constant(std::vector<int64_t> shape,
+                                   std::shared_ptr<const DenseElements> elements);
   /// A constant of `type` filled with `v` (symbolic shapes allowed), or
   /// with the one element of `element` (exact for any integer).
   absl::StatusOr<Value *> splat(double v, TensorType type);
@@ -148,7 +153,8 @@ public:
   /// An axis in [-rank, rank) as [0, rank); an error otherwise.
   absl::StatusOr<int64_t> normalizeAxis(int64_t axis, int64_t rank, std::string_view what) const;
 
-  /// The elements of a value known at import, or nullptr.
+  /// The elements of a value known at import, or nullptr. A weight's
+  /// elements are materialized here, on first demand.
   const HostTensor *knownValue(const Value *v) const;
 
 private:

@@ -16,6 +16,25 @@ namespace {
 
 constexpr int kNewestOpset = 17;
 
+/// Initializers up to this many elements are known to importers at once
+/// (shape tensors, small tables); larger ones are weights, kept at their
+/// width and evaluated only if an importer asks.
+constexpr int64_t kMaxKnownInitializerElements = 4096;
+
+/// The element count of a tensor's dims; 0 for invalid dims, which the
+/// small initializers' path reports.
+int64_t elementCount(const onnx::TensorProto &tensor) {
+  int64_t n = 1;
+  for (int64_t d : tensor.dims()) {
+    if (d <= 0)
+      return 0;
+    if (n > (int64_t(1) << 40) / d)
+      return INT64_MAX;
+    n *= d;
+  }
+  return n;
+}
+
 absl::StatusOr<std::string> readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
@@ -36,12 +55,15 @@ std::string sanitizeName(std::string_view name, bool symbol) {
   return out;
 }
 
+std::string notAModel(const std::string &file) {
+  return strCat(file,
+                ": error: not an ONNX model (the protobuf does not parse; is the file truncated?)");
+}
+
 absl::StatusOr<onnx::ModelProto> parseModel(const std::string &bytes, const std::string &file) {
   onnx::ModelProto model;
   if (!model.ParseFromString(bytes))
-    return absl::InvalidArgumentError(
-        strCat(file, ": error: not an ONNX model (the protobuf does not parse; is the file "
-                     "truncated?)"));
+    return absl::InvalidArgumentError(notAModel(file));
   if (!model.has_graph())
     return absl::InvalidArgumentError(strCat(file, ": error: the ONNX model has no graph"));
   return model;
@@ -89,7 +111,8 @@ absl::flat_hash_set<std::string> shapeDemandedValues(const onnx::GraphProto &gra
 
 class GraphImporter {
 public:
-  GraphImporter(const onnx::ModelProto &model, std::string file, const OnnxImportOptions &options)
+  /// Takes the model's weights out of `model` as it imports them.
+  GraphImporter(onnx::ModelProto &model, std::string file, const OnnxImportOptions &options)
       : model_(model), file_(std::move(file)), options_(options) {}
 
   absl::StatusOr<OnnxImport> run() {
@@ -129,15 +152,27 @@ public:
       state_.values[input.name()] = OnnxValue{param};
       result.inputNames.push_back(input.name());
     }
-    for (const onnx::TensorProto &init : graph.initializer()) {
+    for (onnx::TensorProto &init : *model_.mutable_graph()->mutable_initializer()) {
       if (inputNames.contains(init.name()))
         continue;
-      absl::StatusOr<HostTensor> tensor =
-          hostTensorFromOnnx(init, strCat("initializer '", init.name(), "'"));
-      if (!tensor.ok())
-        return locate(tensor.status());
       ImportContext context(state_, onnx::NodeProto(), -1, *opset);
-      absl::StatusOr<Value *> c = context.constant(*tensor);
+      absl::StatusOr<Value *> c;
+      std::string what = strCat("initializer '", init.name(), "'");
+      if (elementCount(init) <= kMaxKnownInitializerElements) {
+        absl::StatusOr<HostTensor> tensor = hostTensorFromOnnx(init, what);
+        if (!tensor.ok())
+          return locate(tensor.status());
+        c = context.constant(*tensor);
+      } else {
+        // Weights: stored once at their width; the protobuf's copy goes now.
+        absl::StatusOr<std::shared_ptr<const DenseElements>> elements =
+            denseElementsFromOnnx(init, what);
+        if (!elements.ok())
+          return locate(elements.status());
+        std::string().swap(*init.mutable_raw_data()); // frees it; clear() keeps the capacity
+        c = context.constant(std::vector<int64_t>(init.dims().begin(), init.dims().end()),
+                             *std::move(elements));
+      }
       if (!c.ok())
         return c.status();
       state_.values[init.name()] = OnnxValue{*c};
@@ -239,7 +274,7 @@ private:
     return TensorType(*type, shape);
   }
 
-  const onnx::ModelProto &model_;
+  onnx::ModelProto &model_;
   std::string file_;
   const OnnxImportOptions &options_;
   GraphState state_;
@@ -247,9 +282,11 @@ private:
 
 } // namespace
 
-absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
+namespace {
+
+absl::StatusOr<OnnxImport> importOnnxModel(absl::StatusOr<onnx::ModelProto> model,
+                                           const std::string &fileName,
                                            const OnnxImportOptions &options) {
-  absl::StatusOr<onnx::ModelProto> model = parseModel(bytes, fileName);
   if (!model.ok())
     return model.status();
   if (absl::StatusOr<int> opset = defaultOpset(*model, fileName); !opset.ok())
@@ -263,12 +300,27 @@ absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::
   return GraphImporter(*model, fileName, options).run();
 }
 
-absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
-                                          const OnnxImportOptions &options) {
-  absl::StatusOr<std::string> bytes = readFile(path);
-  if (!bytes.ok())
-    return bytes.status();
-  return importOnnxBytes(*bytes, path, options);
+} // namespace
+
+absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
+                                           const OnnxImportOptions &options) {
+  return importOnnxModel(parseModel(bytes, fileName), fileName, options);
+}
+
+absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path, const OnnxImportOptions &options,
+                                          const std::string &sourceName) {
+  const std::string &file = sourceName.empty() ? path : sourceName;
+  // Parsed straight from the file: the model's bytes are in memory once, in
+  // the protobuf, and the importer takes the weights out of it.
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return absl::NotFoundError(strCat(path, ": error: cannot open the file"));
+  onnx::ModelProto model;
+  if (!model.ParseFromIstream(&in))
+    return absl::InvalidArgumentError(notAModel(file));
+  if (!model.has_graph())
+    return absl::InvalidArgumentError(strCat(file, ": error: the ONNX model has no graph"));
+  return importOnnxModel(std::move(model), file, options);
 }
 
 absl::StatusOr<HostTensor> readTensorProtoFile(const std::string &path,

@@ -49,9 +49,11 @@ struct OnnxImport {
 
 /// Imports the model in `path`. A file that is not an ONNX model, an opset
 /// newer than 17, or an operator, attribute or type xstitch does not import
-/// is an error naming the file (and the node).
+/// is an error naming the file (and the node), or `sourceName` when given.
+/// The file is parsed as it is read: its bytes are in memory once.
 absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
-                                          const OnnxImportOptions &options = {});
+                                          const OnnxImportOptions &options = {},
+                                          const std::string &sourceName = "");
 /// The same from the serialized model; `fileName` locates errors.
 absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::string &fileName,
                                            const OnnxImportOptions &options = {});

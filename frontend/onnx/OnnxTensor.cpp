@@ -92,11 +92,12 @@ int64_t rawInt(const std::string &raw, int32_t dataType, int64_t i) {
 
 } // namespace
 
-absl::StatusOr<HostTensor> hostTensorFromOnnx(const onnx::TensorProto &tensor,
-                                              std::string_view what) {
-  absl::StatusOr<ElementType> type = elementTypeFromOnnx(tensor.data_type());
-  if (!type.ok())
-    return absl::UnimplementedError(strCat(what, ": ", type.status().message()));
+namespace {
+
+/// The tensor's element count, after checking that its data is inside the
+/// model and its dims are sane.
+absl::StatusOr<int64_t> checkedElementCount(const onnx::TensorProto &tensor,
+                                            std::string_view what) {
   if (tensor.data_location() == onnx::TensorProto::EXTERNAL)
     return absl::UnimplementedError(
         strCat(what, " keeps its data in an external file, which xstitch does not read; save "
@@ -113,6 +114,18 @@ absl::StatusOr<HostTensor> hostTensorFromOnnx(const onnx::TensorProto &tensor,
       return absl::InvalidArgumentError(strCat(what, " has too many elements (is it a tensor?)"));
     n *= d;
   }
+  return n;
+}
+
+} // namespace
+
+absl::StatusOr<HostTensor> hostTensorFromOnnx(const onnx::TensorProto &tensor,
+                                              std::string_view what) {
+  absl::StatusOr<ElementType> type = elementTypeFromOnnx(tensor.data_type());
+  if (!type.ok())
+    return absl::UnimplementedError(strCat(what, ": ", type.status().message()));
+  XS_ASSIGN_OR_RETURN(int64_t n, checkedElementCount(tensor, what));
+  std::vector<int64_t> shape(tensor.dims().begin(), tensor.dims().end());
   // The data must be there before the elements are allocated.
   const int32_t dt = tensor.data_type();
   int64_t have = tensor.has_raw_data()
@@ -229,6 +242,25 @@ onnx::TensorProto onnxFromHostTensor(const HostTensor &tensor, const std::string
   proto.set_data_type(kCodes[static_cast<int>(tensor.elementType())]);
   proto.set_raw_data(std::move(raw));
   return proto;
+}
+
+absl::StatusOr<std::shared_ptr<const DenseElements>>
+denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what) {
+  absl::StatusOr<ElementType> type = elementTypeFromOnnx(tensor.data_type());
+  if (!type.ok())
+    return absl::UnimplementedError(strCat(what, ": ", type.status().message()));
+  // Raw data is little-endian in the element's width, as DenseElements
+  // stores it: one copy. Booleans are normalized through the general path.
+  if (tensor.has_raw_data() && *type != ElementType::I1) {
+    XS_ASSIGN_OR_RETURN(int64_t n, checkedElementCount(tensor, what));
+    int64_t bytes = n * elementByteSize(*type);
+    if (static_cast<int64_t>(tensor.raw_data().size()) != bytes)
+      return absl::InvalidArgumentError(strCat(what, " has ", tensor.raw_data().size(),
+                                               " bytes of data but its shape needs ", bytes));
+    return DenseElements::copyOf(*type, n, tensor.raw_data().data());
+  }
+  XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(tensor, what));
+  return DenseElements::fromHostTensor(t);
 }
 
 } // namespace xs

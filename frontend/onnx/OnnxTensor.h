@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "ir/DenseElements.h"
 #include "ir/HostTensor.h"
 #include "onnx/onnx_pb.h"
 
@@ -24,6 +25,10 @@ std::string onnxTypeName(int32_t dataType);
 absl::StatusOr<HostTensor> hostTensorFromOnnx(const onnx::TensorProto &tensor,
                                               std::string_view what);
 /// The tensor as a TensorProto (raw little-endian data).
+/// The tensor's elements in their own width (model weights: copied once,
+/// not widened); errors as hostTensorFromOnnx.
+absl::StatusOr<std::shared_ptr<const DenseElements>>
+denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what);
 onnx::TensorProto onnxFromHostTensor(const HostTensor &tensor, const std::string &name);
 
 } // namespace xs

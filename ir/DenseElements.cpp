@@ -1,0 +1,168 @@
+#include "ir/DenseElements.h"
+
+#include <cassert>
+#include <cstdlib>
+#include <cstring>
+
+#include "ir/FloatBits.h"
+#include "ir/HostTensor.h"
+
+namespace xs {
+
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+template <typename T> T load(const std::byte *data, int64_t i) {
+  T v;
+  std::memcpy(&v, data + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
+  return v;
+}
+
+template <typename T> void store(std::byte *data, int64_t i, T v) {
+  std::memcpy(data + i * static_cast<int64_t>(sizeof(T)), &v, sizeof(T));
+}
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  // 64x64 -> 128-bit multiply, folded: the core of wyhash-style mixers.
+  unsigned __int128 product = static_cast<unsigned __int128>(a) * b;
+  return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+}
+
+constexpr uint64_t kPrime0 = 0xa0761d6478bd642full;
+constexpr uint64_t kPrime1 = 0xe7037ed1a0b428dbull;
+constexpr uint64_t kPrime2 = 0x8ebc6af09c88c6e3ull;
+constexpr uint64_t kPrime3 = 0x589965cc75374cc3ull;
+
+} // namespace
+
+uint64_t hashBytes64(const void *data, size_t size, uint64_t seed) {
+  const auto *p = static_cast<const unsigned char *>(data);
+  auto word = [&](size_t at) {
+    uint64_t v;
+    std::memcpy(&v, p + at, 8);
+    return v;
+  };
+  // Four independent lanes over 32-byte stripes keep the multipliers busy.
+  uint64_t lanes[4] = {seed ^ kPrime0, seed ^ kPrime1, seed ^ kPrime2, seed ^ kPrime3};
+  size_t at = 0;
+  for (; at + 32 <= size; at += 32)
+    for (int l = 0; l < 4; ++l)
+      lanes[l] = mix(word(at + 8 * l) ^ kPrime1, lanes[l] ^ kPrime0);
+  uint64_t h = mix(lanes[0] ^ lanes[1], lanes[2] ^ lanes[3] ^ kPrime2);
+  for (; at + 8 <= size; at += 8)
+    h = mix(word(at) ^ kPrime1, h ^ kPrime0);
+  uint64_t tail = 0;
+  std::memcpy(&tail, p + at, size - at);
+  return mix(h ^ tail ^ kPrime3, size ^ kPrime2);
+}
+
+void DenseElements::AlignedFree::operator()(std::byte *p) const { std::free(p); }
+
+DenseElements::DenseElements(ElementType type, int64_t count) : type_(type), count_(count) {
+  size_t bytes = static_cast<size_t>(byteSize());
+  size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  data_.reset(
+      static_cast<std::byte *>(std::aligned_alloc(kAlignment, rounded ? rounded : kAlignment)));
+  if (!data_)
+    throw std::bad_alloc();
+}
+
+std::shared_ptr<const DenseElements> DenseElements::copyOf(ElementType type, int64_t count,
+                                                           const void *bytes) {
+  std::shared_ptr<DenseElements> out(new DenseElements(type, count));
+  if (count > 0)
+    std::memcpy(out->data_.get(), bytes, static_cast<size_t>(out->byteSize()));
+  return out;
+}
+
+std::shared_ptr<const DenseElements> DenseElements::fromHostTensor(const HostTensor &t) {
+  std::shared_ptr<DenseElements> out(new DenseElements(t.elementType(), t.numElements()));
+  std::byte *data = out->data_.get();
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    size_t k = static_cast<size_t>(i);
+    switch (t.elementType()) {
+    case ElementType::F32:
+      store<float>(data, i, static_cast<float>(t.floats()[k]));
+      break;
+    case ElementType::F64:
+      store<double>(data, i, t.floats()[k]);
+      break;
+    case ElementType::F16:
+      store<uint16_t>(data, i, encodeF16(t.floats()[k]));
+      break;
+    case ElementType::BF16:
+      store<uint16_t>(data, i, encodeBF16(t.floats()[k]));
+      break;
+    case ElementType::I1:
+      store<uint8_t>(data, i, t.ints()[k] != 0 ? 1 : 0);
+      break;
+    case ElementType::U8:
+      store<uint8_t>(data, i, static_cast<uint8_t>(t.ints()[k]));
+      break;
+    case ElementType::I8:
+      store<int8_t>(data, i, static_cast<int8_t>(t.ints()[k]));
+      break;
+    case ElementType::I32:
+      store<int32_t>(data, i, static_cast<int32_t>(t.ints()[k]));
+      break;
+    case ElementType::I64:
+      store<int64_t>(data, i, t.ints()[k]);
+      break;
+    }
+  }
+  return out;
+}
+
+double DenseElements::getDouble(int64_t i) const {
+  assert(i >= 0 && i < count_ && "element index out of range");
+  const std::byte *data = data_.get();
+  switch (type_) {
+  case ElementType::F32:
+    return load<float>(data, i);
+  case ElementType::F64:
+    return load<double>(data, i);
+  case ElementType::F16:
+    return decodeF16(load<uint16_t>(data, i));
+  case ElementType::BF16:
+    return decodeBF16(load<uint16_t>(data, i));
+  default:
+    return static_cast<double>(getInt(i));
+  }
+}
+
+int64_t DenseElements::getInt(int64_t i) const {
+  assert(i >= 0 && i < count_ && "element index out of range");
+  const std::byte *data = data_.get();
+  switch (type_) {
+  case ElementType::I1:
+    return load<uint8_t>(data, i) != 0 ? 1 : 0;
+  case ElementType::U8:
+    return load<uint8_t>(data, i);
+  case ElementType::I8:
+    return load<int8_t>(data, i);
+  case ElementType::I32:
+    return load<int32_t>(data, i);
+  case ElementType::I64:
+    return load<int64_t>(data, i);
+  default:
+    return static_cast<int64_t>(getDouble(i));
+  }
+}
+
+uint64_t DenseElements::contentHash() const {
+  std::call_once(hashOnce_, [this] {
+    hash_ =
+        hashBytes64(data_.get(), static_cast<size_t>(byteSize()), static_cast<uint64_t>(type_) + 1);
+  });
+  return hash_;
+}
+
+bool DenseElements::sameContent(const DenseElements &other) const {
+  if (this == &other)
+    return true;
+  return type_ == other.type_ && count_ == other.count_ && contentHash() == other.contentHash() &&
+         std::memcmp(data(), other.data(), static_cast<size_t>(byteSize())) == 0;
+}
+
+} // namespace xs
