@@ -1,0 +1,67 @@
+// ONNX Runtime's CPU execution provider on one model of the exported suite
+// (export_models.py), at the dims its NAME.json records. The model runs
+// `iters` times after a warm-up; a run's time is ONNX Runtime's own
+// `model_run` event from its profiler, so the Node.js binding's copies are
+// not counted. Prints one JSON line: {"model", "ort_ms", "ort_kernels"}.
+//
+// usage: node ort_model.mjs MODELS_DIR NAME THREADS ITERS
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+// onnxruntime-node is installed under bench/peers (bench/run-workloads.sh).
+const require = createRequire(new URL('../peers/package.json', import.meta.url));
+const ort = require('onnxruntime-node');
+
+const [modelsDir, name, threadsArg, itersArg] = process.argv.slice(2);
+const threads = Number(threadsArg ?? 2);
+const iters = Number(itersArg ?? 10);
+const warmup = 2;
+const spec = JSON.parse(fs.readFileSync(path.join(modelsDir, `${name}.json`), 'utf8'));
+
+function inputTensor(inputName, dims) {
+  const n = dims.reduce((a, b) => a * b, 1);
+  if ((spec.integer_inputs ?? []).includes(inputName)) {
+    return new ort.Tensor('int64', new BigInt64Array(n), dims);
+  }
+  const data = new Float32Array(n);
+  let seed = 12345;
+  for (let i = 0; i < n; ++i) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    data[i] = (seed / 4294967296) * 2 - 1;
+  }
+  return new ort.Tensor('float32', data, dims);
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+const profileDir = fs.mkdtempSync(path.join(modelsDir, `profile-${name}-`));
+const session = await ort.InferenceSession.create(path.join(modelsDir, `${name}.onnx`), {
+  executionProviders: ['cpu'],
+  intraOpNumThreads: threads,
+  interOpNumThreads: 1,
+  graphOptimizationLevel: 'all',
+  enableProfiling: true,
+  profileFilePrefix: path.join(profileDir, 'ort'),
+});
+const feeds = {};
+for (const [inputName, shape] of Object.entries(spec.inputs)) {
+  feeds[inputName] = inputTensor(inputName, shape.map((d) => (typeof d === 'number' ? d : spec.dims[d])));
+}
+for (let i = 0; i < warmup + iters; ++i) await session.run(feeds);
+session.endProfiling();
+await session.release();
+const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.json'));
+const profile = JSON.parse(fs.readFileSync(path.join(profileDir, files[0]), 'utf8'));
+fs.rmSync(profileDir, { recursive: true, force: true });
+const runs = profile.filter((e) => e.name === 'model_run').map((e) => e.dur / 1000);
+const nodes = profile.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
+console.log(JSON.stringify({
+  model: name,
+  ort_ms: median(runs.slice(warmup)),
+  ort_kernels: Math.round(nodes.length / runs.length),
+}));
