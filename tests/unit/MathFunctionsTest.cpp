@@ -409,7 +409,7 @@ template <typename T> void checkPowAccuracy(double bound) {
   EXPECT_LE(m.maxUlp, bound);
 }
 
-TEST(PowAccuracy, F32) { checkPowAccuracy<float>(0.75); }
+TEST(PowAccuracy, F32) { checkPowAccuracy<float>(0.85); }
 TEST(PowAccuracy, F64) { checkPowAccuracy<double>(1.0); }
 
 // ---------------------------------------------------------------------------
