@@ -43,20 +43,23 @@ absl::StatusOr<Value *> expand(Function &function, Operation &op, double exponen
   return b.create(OpKind::Reciprocal, {square});
 }
 
-/// Whether 1/c is exactly a number of type `type`: c a power of two, c and
-/// 1/c normal numbers of the type. Then a / c and a * (1/c) are the same
-/// real number and round alike (infinities and NaN included); normal,
-/// because CPU kernels read subnormal operands as zero.
-bool hasExactReciprocal(double c, ElementType type) {
-  int exponent = 0;
-  if (c == 0 || !std::isfinite(c) || std::abs(std::frexp(c, &exponent)) != 0.5)
-    return false;
-  // frexp gives c = +-0.5 * 2^exponent: c is 2^(exponent - 1), 1/c 2^(1 - exponent).
-  int smallest = type == ElementType::F16 ? -14 : type == ElementType::F64 ? -1022 : -126;
-  int largest = type == ElementType::F16 ? 15 : type == ElementType::F64 ? 1023 : 127;
-  int power = exponent - 1;
-  return isFloat(type) && power >= smallest && power <= largest && -power >= smallest &&
-         -power <= largest;
+/// 1/c rounded to `type`, the factor that replaces a division by c: exact
+/// when c is a power of two, so a / c and a * (1/c) round alike; otherwise
+/// a * (1/c) is within an ulp of the rounded quotient (1.5 ulp of the exact
+/// one), the rewrite XLA's algebraic simplifier makes too. None when c or
+/// 1/c is not a normal number of the type (CPU kernels read subnormal
+/// operands as zero).
+std::optional<double> reciprocalFactor(double c, ElementType type) {
+  if (c == 0 || !std::isfinite(c) || !isFloat(type))
+    return std::nullopt;
+  double smallest = type == ElementType::F16   ? 0x1p-14
+                    : type == ElementType::F64 ? 0x1p-1022
+                                               : 0x1p-126; // f32, bf16
+  double reciprocal = roundToFloatType(1.0 / c, type);
+  auto normal = [&](double v) { return std::isfinite(v) && std::abs(v) >= smallest; };
+  if (!normal(c) || !normal(reciprocal))
+    return std::nullopt;
+  return reciprocal;
 }
 
 /// The reciprocal square root of what `divisor` takes the square root of,
@@ -91,15 +94,17 @@ absl::StatusOr<Value *> reduce(Function &function, Operation &op) {
     if (root != nullptr)
       return b.create(OpKind::Mul, {op.operand(0), root});
     std::optional<double> divisor = splatValue(*op.operand(1));
-    if (!divisor || !hasExactReciprocal(*divisor, op.type().elementType()))
+    std::optional<double> factor =
+        divisor ? reciprocalFactor(*divisor, op.type().elementType()) : std::nullopt;
+    if (!factor)
       return nullptr;
     LiteralValue reciprocal;
     reciprocal.isInteger = false;
-    reciprocal.floats = {1.0 / *divisor};
-    XS_ASSIGN_OR_RETURN(Value * factor,
+    reciprocal.floats = {*factor};
+    XS_ASSIGN_OR_RETURN(Value * scale,
                         b.create(OpKind::Constant, {}, {{"value", Attribute::literal(reciprocal)}},
                                  op.operand(1)->type()));
-    return b.create(OpKind::Mul, {op.operand(0), factor});
+    return b.create(OpKind::Mul, {op.operand(0), scale});
   }
   case OpKind::Reciprocal: {
     const Operation *def = op.operand(0)->definingOp();

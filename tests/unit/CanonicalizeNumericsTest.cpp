@@ -130,7 +130,7 @@ func @f(%x: f64[B, D], %w: f64[D]) -> (y: f64[B, D]) {
                              // pow by the constant exponents an exporter writes becomes
                              // products, sqrt, rsqrt and reciprocals (NaN where pow gives NaN:
                              // negative bases of 0.5 and -0.5); a non-constant exponent stays;
-                             // division by 8 becomes multiplication by 0.125.
+                             // division by 8 becomes multiplication by 0.125, by 3 by 1/3.
                              Graph{"powers",
                                    R"(
 func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
@@ -162,12 +162,14 @@ func @f(%x: f64[N], %e: f64[N]) -> (y: f64[N], z: f64[N]) {
   %y = add %s6, %pm2
   %c8 = constant {value = 8.0} : f64[N]
   %q = div %e, %c8
+  %q3 = div %e, %c3
   %z0 = pow %x, %e
-  %z = add %z0, %q
+  %z1 = add %z0, %q
+  %z = add %z1, %q3
   return %y, %z
 })",
                                    {{64}, {64}},
-                                   24},
+                                   27},
                              // Statistics kept as [R, 1] (ONNX's keepdims): the reshapes sink
                              // below the ops on them and into the broadcasts back over the rows;
                              // the division by the rows' square roots becomes a multiplication.

@@ -42,17 +42,19 @@ func @stays(%x: f32[N], %v: f32[N], %a: i32[N], %b: i32[N]) -> (y: f32[N], q: i3
   return %y, %q
 }
 
-// Division by a power of two is multiplication by its reciprocal, exactly;
-// other constants, and powers of two whose reciprocal is no normal f16,
-// stay.
+// Division by a constant is multiplication by its reciprocal rounded to the
+// type: exactly the quotient for powers of two, within an ulp of it for
+// others (1/3 as the f32 nearest it); a constant whose reciprocal is no
+// normal number of the type (2^15 in f16) stays a division.
 // CHECK-LABEL: func @constants
 // CHECK: %[[EIGHTH:[0-9]+]] = constant {value = 0.125} : f32[N]
 // CHECK-NEXT: %[[A:[0-9]+]] = mul %x, %[[EIGHTH]] : f32[N]
 // CHECK-NEXT: %[[TWO:[0-9]+]] = constant {value = 2.0} : f32[N]
 // CHECK-NEXT: %[[B:[0-9]+]] = mul %x, %[[TWO]] : f32[N]
-// CHECK-NEXT: %c = div %x, %three : f32[N]
+// CHECK-NEXT: %[[THIRD:[0-9]+]] = constant {value = 0.3333333432674408} : f32[N]
+// CHECK-NEXT: %[[C:[0-9]+]] = mul %x, %[[THIRD]] : f32[N]
 // CHECK-NEXT: %d = div %h, %big : f16[N]
-// CHECK-NEXT: return %[[A]], %[[B]], %c, %d
+// CHECK-NEXT: return %[[A]], %[[B]], %[[C]], %d
 func @constants(%x: f32[N], %h: f16[N]) -> (a: f32[N], b: f32[N], c: f32[N], d: f16[N]) {
   %eight = constant {value = 8.0} : f32[N]
   %half = constant {value = 0.5} : f32[N]
