@@ -45,6 +45,16 @@ class GeluMlp(nn.Module):
         return self.down(nn.functional.gelu(self.up(x)))
 
 
+class CausalSoftmax(nn.Module):
+    """GPT-2's masked attention probabilities: a causal mask from torch.tril
+    (ONNX Trilu) applied by masked_fill, then softmax over the keys."""
+
+    def forward(self, scores):
+        s = scores.shape[-1]
+        causal = torch.ones(s, s).tril() == 0
+        return torch.softmax(scores.masked_fill(causal, float("-inf")), dim=-1)
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -63,6 +73,9 @@ def main():
            "attention_softmax.onnx")
     export(GeluMlp().eval(), (torch.randn(2, 5, 64),), ["x"],
            {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}, "gelu_mlp.onnx")
+    export(CausalSoftmax().eval(), (torch.randn(2, 12, 7, 7),), ["scores"],
+           {"scores": {0: "B", 2: "S", 3: "S"}, "y": {0: "B", 2: "S", 3: "S"}},
+           "causal_softmax.onnx")
 
 
 if __name__ == "__main__":
