@@ -2,16 +2,19 @@
 # The exported suite side by side in one run: writes the PyTorch exports
 # (export_models.py; Debian's python3-torch), then for each model runs
 # xstitch through the C API (xstitch-bench-model: module, cold compile, peak
-# memory, run, memory floor), ONNX Runtime's CPU provider, and for the
-# models with a hand-written twin under examples/ that twin
-# (xstitch-bench-workloads), and prints the joined table
-# (docs/performance.md).
-#   bench/exported/run.sh [THREADS] [ITERS] [MODEL,...]   # defaults: 2 threads, 10 runs, all
+# memory, run, memory floor), its hand-written twin under examples/ where it
+# has one (the same tool, so the two differ only in the graph), and ONNX
+# Runtime's CPU provider, and prints the joined table (docs/performance.md).
+# The machine's speed drifts over minutes, so each round runs the three one
+# right after the other; the table shows medians over the rounds.
+#   bench/exported/run.sh [THREADS] [ITERS] [ROUNDS] [MODEL,...]
+#   defaults: 2 threads, 10 runs, 3 rounds, every model
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 threads=${1:-2}
 iters=${2:-10}
-only=${3:-}
+rounds=${3:-3}
+only=${4:-}
 build=${XSTITCH_BUILD:-$root/build}
 models=${XSTITCH_EXPORTED_MODELS:-$build/bench/exported-models}
 "$root/scripts/setup.sh"
@@ -26,20 +29,26 @@ if [ -n "$missing" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-for name in ${names//,/ }; do
-  echo "$name" >&2
-  dims=$("$python" -c "import json,sys; d=json.load(open(sys.argv[1]))['dims']; print(' '.join(f'--dim={k}={v}' for k,v in d.items()))" "$models/$name.json")
-  # shellcheck disable=SC2086
-  "$build/bench/xstitch-bench-model" "$models/$name.onnx" $dims --threads="$threads" \
-    --iters="$iters" --json >> "$out/xstitch.json"
-  node "$root/bench/exported/ort_model.mjs" "$models" "$name" "$threads" "$iters" >> "$out/ort.json"
-  twin=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['twin'] or '')" "$models/$name.json")
-  if [ -n "$twin" ]; then
-    "$build/bench/xstitch-bench-workloads" --examples "$root/examples" --threads "$threads" \
-      --iters "$iters" --only "$twin" --json "$out/twin.json" > /dev/null
-    grep '"workload"' "$out/twin.json" | sed "s/^{/{\"model\": \"$name\", /" >> "$out/twins.json"
-  fi
+twin_dims() { "$build/bench/xstitch-bench-workloads" --shapes | awk -v w="$1" '$1 == w { $1 = ""; print }'; }
+for round in $(seq "$rounds"); do
+  for name in ${names//,/ }; do
+    echo "round $round/$rounds: $name" >&2
+    spec=$models/$name.json
+    dims=$("$python" -c "import json,sys; d=json.load(open(sys.argv[1]))['dims']; print(' '.join(f'--dim={k}={v}' for k,v in d.items()))" "$spec")
+    twin=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['twin'] or '')" "$spec")
+    # shellcheck disable=SC2086
+    "$build/bench/xstitch-bench-model" "$models/$name.onnx" $dims --threads="$threads" \
+      --iters="$iters" --json | sed "s/^{/{\"round\": $round, /" >> "$out/xstitch.json"
+    if [ -n "$twin" ]; then
+      # shellcheck disable=SC2046
+      "$build/bench/xstitch-bench-model" "$root/examples/$twin.xs" $(twin_dims "$twin") \
+        --threads="$threads" --iters="$iters" --json |
+        sed "s/^{\"model\": \"[a-z_0-9]*\"/{\"round\": $round, \"model\": \"$name\"/" >> "$out/twins.json"
+    fi
+    node "$root/bench/exported/ort_model.mjs" "$models" "$name" "$threads" "$iters" |
+      sed "s/^{/{\"round\": $round, /" >> "$out/ort.json"
+  done
 done
 touch "$out/twins.json"
-echo "bench/exported/run.sh $threads $iters${only:+ $only}, $(date -u +%Y-%m-%d)"
+echo "bench/exported/run.sh $threads $iters $rounds${only:+ $only}, $(date -u +%Y-%m-%d)"
 "$python" "$root/bench/exported/table.py" "$out/xstitch.json" "$out/ort.json" "$out/twins.json"
