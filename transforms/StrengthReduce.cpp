@@ -91,6 +91,9 @@ absl::StatusOr<Value *> reduce(Function &function, Operation &op) {
   case OpKind::Div: {
     XS_ASSIGN_OR_RETURN(Value * root, reciprocalRoot(function, op, *op.operand(1)));
     Builder b(function, &op, op.loc());
+    // 1 / sqrt(b), PyTorch's export of torch.rsqrt, is the rsqrt itself.
+    if (root != nullptr && splatValue(*op.operand(0)) == 1.0 && root->type() == op.type())
+      return root;
     if (root != nullptr)
       return b.create(OpKind::Mul, {op.operand(0), root});
     std::optional<double> divisor = splatValue(*op.operand(1));

@@ -16,6 +16,22 @@ func @normalize(%x: f32[R, D], %v: f32[R]) -> (y: f32[R, D]) {
   return %y
 }
 
+// One over a square root, as PyTorch exports torch.rsqrt: the rsqrt alone
+// (no multiplication by 1 that would keep it from being a row's value).
+// CHECK-LABEL: func @exported_rsqrt
+// CHECK-NOT: = mul
+// CHECK: %[[R:[0-9]+]] = rsqrt %v : f32[R]
+// CHECK-NEXT: %b = broadcast %[[R]] {dims = [0]} : f32[R, D]
+// CHECK-NEXT: %y = mul %x, %b : f32[R, D]
+func @exported_rsqrt(%x: f32[R, D], %v: f32[R]) -> (y: f32[R, D]) {
+  %one = constant {value = 1.0} : f32[R]
+  %s = sqrt %v
+  %r = div %one, %s
+  %b = broadcast %r {dims = [0]} : f32[R, D]
+  %y = mul %x, %b
+  return %y
+}
+
 // Directly, and as a reciprocal; a square root used elsewhere stays for that
 // use.
 // CHECK-LABEL: func @direct
