@@ -181,6 +181,18 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
         while (kept < prefix && kept < from.size() && dims[kept] == static_cast<int64_t>(kept) &&
                from[kept] == op.type().shape()[kept])
           ++kept;
+      } else if (op.kind() == OpKind::Reshape) {
+        // Row-major: leading dims both shapes share index the same elements
+        // (ONNX's Unsqueeze and Squeeze of a row's statistic, say).
+        const std::vector<DimExpr> &from = operand->type().shape();
+        const std::vector<DimExpr> &to = op.type().shape();
+        while (kept < prefix && kept < from.size() && kept < to.size() && from[kept] == to[kept])
+          ++kept;
+      } else if (op.kind() == OpKind::TakeAlongAxis) {
+        // y[..., i, ...] = x[..., idx[..., i, ...], ...] picks along `dim`
+        // only: the dims before it are the result's (a row's label pick).
+        size_t dim = static_cast<size_t>(op.attr("dim")->getInt());
+        kept = i == 0 ? std::min(prefix, dim) : prefix;
       }
       if (!value(operand, kept))
         return false;
