@@ -58,6 +58,13 @@ public:
   void setMaterialized(const Value *value, llvm::Value *base, llvm::Value *origin = nullptr) {
     materialized_[value] = Storage{base, origin};
   }
+  /// The address of `value`'s first element when the whole tensor is in
+  /// memory in row-major order (a parameter or a value materialized in
+  /// global memory), else null (computed, or a block's tile).
+  llvm::Value *wholeTensorBase(const Value *value) const {
+    std::optional<Storage> storage = storageOf(value);
+    return storage && storage->origin == nullptr ? storage->base : nullptr;
+  }
   /// Recomputes `value` again (its block buffer is gone).
   void forget(const Value *value) { materialized_.erase(value); }
 

@@ -1,6 +1,7 @@
 #include "backends/common/GroupEmitter.h"
 
 #include "backends/common/LoopBuilder.h"
+#include "backends/common/TransposeTiles.h"
 #include "backends/common/TypeLowering.h"
 
 namespace xs {
@@ -166,6 +167,14 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
   group.gen.clearElementPosition();
 }
 
+namespace {
+/// The element loop over the block's tile: rows (the `leading` dims
+/// collapsed) and the columns of each (the `trailing` dims).
+void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
+                     const std::vector<DimExpr> &trailing, llvm::Value *cols, llvm::Value *rowBegin,
+                     llvm::Value *rowEnd, llvm::Value *colBegin, llvm::Value *colEnd);
+} // namespace
+
 void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   ElementGenerator &gen = group.gen;
   KernelContext &ctx = gen.context();
@@ -213,6 +222,24 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                  " needs a contiguous tile (rows are split and packed)");
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
+  auto elementLoop = [&] {
+    emitElementLoop(group, leading, trailing, cols, rowBegin, rowEnd, colBegin, colEnd);
+  };
+  if (isRegisterTranspose(group))
+    emitTransposeTiles(group, rowBegin, rowEnd, colBegin, colEnd, elementLoop);
+  else
+    elementLoop();
+}
+
+namespace {
+void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
+                     const std::vector<DimExpr> &trailing, llvm::Value *cols, llvm::Value *rowBegin,
+                     llvm::Value *rowEnd, llvm::Value *colBegin, llvm::Value *colEnd) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const ThreadMapping &mapping = group.group.mapping;
+  const std::vector<DimExpr> &shape = group.group.dominant->type().shape();
   RowLanes rowLanes = rowLanesOf(ctx, mapping);
   int64_t innerTrips = 0;
   LoopResult rowLoop = emitBlockRows(
@@ -237,5 +264,6 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   if (innerTrips != 1)
     ctx.target.annotateRowLoop(rowLoop.latch);
 }
+} // namespace
 
 } // namespace xs
