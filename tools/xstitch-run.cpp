@@ -89,7 +89,7 @@ const std::vector<FlagSpec> kFlags = {
      "split and packed mappings of large ones"},
     {"streaming-stores", true, false, "auto|never|BYTES",
      "CPU kernels write results of at least BYTES with streaming stores that bypass the caches "
-     "(default auto: half the last-level cache)"},
+     "(default auto: half the last-level cache, at most 16 MiB)"},
     {"keep-denormals", false, false, "",
      "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
     {"help", false, false, "", "show this help"},

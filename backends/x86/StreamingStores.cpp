@@ -49,6 +49,10 @@ BufferUse findBufferUse(llvm::Function &function) {
   // Every address read from must come from an argument pointer, a stack
   // buffer, a constant or the argument arrays themselves.
   auto noteRead = [&](const llvm::Value *address) {
+    // A gather's vector of addresses off one base (a strided read).
+    if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(address);
+        gep && address->getType()->isVectorTy() && !gep->getPointerOperandType()->isVectorTy())
+      address = gep->getPointerOperand();
     llvm::SmallVector<const llvm::Value *, 4> objects;
     llvm::getUnderlyingObjects(address, objects);
     for (const llvm::Value *object : objects) {
@@ -74,7 +78,8 @@ BufferUse findBufferUse(llvm::Function &function) {
 }
 
 /// A store of whole vectors into an argument buffer the kernel never reads,
-/// at an address that steps by whole vectors through the loop.
+/// at an address that steps by a multiple of the vector's size through the
+/// loop.
 struct Candidate {
   llvm::StoreInst *store;
   unsigned argument;
@@ -163,8 +168,11 @@ std::optional<Versioning> planVersioning(llvm::Loop &loop, const BufferUse &use,
         llvm::dyn_cast<llvm::SCEVAddRecExpr>(scalars.getSCEV(store->getPointerOperand()));
     if (!recurrence || recurrence->getLoop() != &loop || !recurrence->isAffine())
       continue;
-    auto *step = llvm::dyn_cast<llvm::SCEVConstant>(recurrence->getStepRecurrence(scalars));
-    if (!step || step->getAPInt().isNegative() || step->getAPInt().urem(bytes) != 0 ||
+    // Whole vectors a step: a constant or a runtime stride (a transposed
+    // tile's rows) that is a multiple of the vector's size, so that every
+    // address is aligned when the first is.
+    const llvm::SCEV *step = recurrence->getStepRecurrence(scalars);
+    if (scalars.getMinTrailingZeros(step) < llvm::Log2_64(bytes) ||
         !computableAtEntry(store->getPointerOperand(), body))
       continue;
     v.stores.push_back({store, argument->second, bytes});

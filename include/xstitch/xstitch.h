@@ -216,8 +216,8 @@ typedef struct xs_compile_options_t {
    * values give small shapes the split and packed plans of large ones. */
   int64_t block_elements;
   /* CPU kernels write results of at least this many bytes with streaming
-   * stores that bypass the caches; 0: half the last-level cache; negative:
-   * never. */
+   * stores that bypass the caches; 0: half the last-level cache, at most
+   * 16 MiB; negative: never. */
   int64_t streaming_store_bytes;
 } xs_compile_options_t;
 
