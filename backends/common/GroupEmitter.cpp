@@ -18,6 +18,17 @@ ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value 
   return {b.CreateUDiv(blockId, strips), begin, emitMin(b, b.CreateAdd(begin, width), cols)};
 }
 
+int64_t narrowVectorWidth(const PlanGroup &group) {
+  const Operation &dominant = *group.dominant;
+  // A reduction streams its operand; other groups their result.
+  ElementType streamed =
+      dominant.info().category == OpCategory::Reduce && dominant.numOperands() > 0
+          ? dominant.operand(0)->type().elementType()
+          : dominant.type().elementType();
+  bool narrow = streamed == ElementType::F16 || streamed == ElementType::BF16;
+  return narrow ? group.mapping.vectorWidth : 0;
+}
+
 RowLanes rowLanesOf(KernelContext &ctx, const ThreadMapping &mapping) {
   llvm::IRBuilder<> &b = ctx.b;
   RowLanes r;
@@ -257,7 +268,8 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
               storeGroupOutputs(group, shape, index, linear);
               return std::vector<llvm::Value *>{};
             });
-        ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
+        ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
+                                     narrowVectorWidth(group.group));
         innerTrips = inner.constantTrips;
       });
   // Rows of one element are the vector work themselves (a per-row value).

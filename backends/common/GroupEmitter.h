@@ -74,6 +74,14 @@ struct ColumnStrip {
 ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *cols,
                         int64_t colsPerBlock);
 
+/// The lanes a group's inner loops vectorize with when it streams 16-bit
+/// floats (f16, bf16: stored narrow, computed in f32): the mapping's vector
+/// width, a full vector register of them. LLVM's cost model picks 4 lanes
+/// for f16 rows on AVX-512 (the conversions look expensive to it), half the
+/// speed of the planned width for a LayerNorm. 0 otherwise: the vectorizer
+/// decides.
+int64_t narrowVectorWidth(const PlanGroup &group);
+
 /// How a block's lanes share its rows (ThreadMapping::rowLanes). Unpacked,
 /// every lane works on each row, lane l taking columns l, l + lanes, ...;
 /// packed, row group g (of `width` lanes) takes rows g, g + groups, ... and

@@ -158,7 +158,8 @@ void emitRowReductions(std::vector<GroupEmission> &groups, llvm::Value *blockId)
         // argmax/argmin carry an index through selects, which the vectorizer
         // does not handle: leave that loop to the cost model.
         if (!anyArg)
-          ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips);
+          ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
+                                       narrowVectorWidth(first.group));
         for (size_t i = 0; i < reductions.size(); ++i) {
           const Reduction &r = reductions[i];
           llvm::ArrayRef<llvm::Value *> state = stateOf(inner.carried, i);

@@ -86,8 +86,11 @@ public:
                                                     llvm::ArrayRef<llvm::Value *> state,
                                                     const LaneCombine &combine) = 0;
   /// Marks an inner loop for vectorization (CPU: loop metadata);
-  /// `constantTrips` is its iteration count when known, else 0.
-  virtual void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) = 0;
+  /// `constantTrips` is its iteration count when known, else 0;
+  /// `vectorWidth` the lanes to vectorize with, or 0 for the vectorizer's
+  /// own choice (see narrowVectorWidth).
+  virtual void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips,
+                                 int64_t vectorWidth = 0) = 0;
   /// Marks a loop over rows, row groups, tiles or blocks whose body holds the
   /// vector work: once a short constant row is unrolled, vectorizing the
   /// rows instead would read each column with a gather, and unrolling it

@@ -280,7 +280,7 @@ std::vector<llvm::Value *> NvptxTarget::emitWarpReduce(llvm::IRBuilder<> &b,
   return warpReduce(b, state.vec(), combine);
 }
 
-void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t) {
+void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t, int64_t) {
   // Lanes are threads; LLVM's defaults unroll GPU loops well.
 }
 

@@ -55,7 +55,8 @@ public:
   std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
                                             llvm::ArrayRef<llvm::Value *> state,
                                             const LaneCombine &combine) override;
-  void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) override;
+  void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips,
+                         int64_t vectorWidth) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
 
 private:

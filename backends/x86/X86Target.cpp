@@ -25,6 +25,10 @@ llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string 
     kernel_->addFnAttr("target-cpu", cpu_);
   if (!features_.empty())
     kernel_->addFnAttr("target-features", features_);
+  // The vectors the plan is made for (its tiles, runs and vector widths):
+  // LLVM's tuning for some AVX-512 CPUs would otherwise vectorize for 256
+  // bits, leaving half of each planned vector to a second instruction.
+  kernel_->addFnAttr("prefer-vector-width", std::to_string(description_.vectorBytes * 8));
   // Block buffers can be large stack arrays: probe the stack page by page.
   kernel_->addFnAttr("probe-stack", "inline-asm");
   const char *names[kCpuKernelArgs] = {"buffers", "dims", "blockBegin", "blockEnd", "streamMask"};
@@ -138,10 +142,16 @@ void setLoopOptions(llvm::BranchInst *latch, llvm::ArrayRef<llvm::Metadata *> op
 // multiplied the address uses loop strength reduction weighs, which took most
 // of code generation (layernorm_bwd compiled in 0.6 to 0.7 of the time,
 // bias_grad 0.7, bert_layer 0.85).
-void X86Target::annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips) {
+void X86Target::annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips,
+                                  int64_t vectorWidth) {
   llvm::LLVMContext &context = latch->getContext();
   llvm::Metadata *enable = llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(context));
   std::vector<llvm::Metadata *> options{loopOption(context, "llvm.loop.vectorize.enable", enable)};
+  if (vectorWidth > 1)
+    options.push_back(
+        loopOption(context, "llvm.loop.vectorize.width",
+                   llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                       llvm::Type::getInt32Ty(context), static_cast<uint64_t>(vectorWidth)))));
   // The loops the vectorizer leaves get these attributes instead of the
   // original ones: the usual mark of a vectorized loop, and for long loops
   // no unrolling.
