@@ -36,16 +36,19 @@ for round in $(seq "$rounds"); do
     spec=$models/$name.json
     dims=$("$python" -c "import json,sys; d=json.load(open(sys.argv[1]))['dims']; print(' '.join(f'--dim={k}={v}' for k,v in d.items()))" "$spec")
     twin=$("$python" -c "import json,sys; print(json.load(open(sys.argv[1]))['twin'] or '')" "$spec")
+    # Whole models run for seconds: a quarter of the runs (at least 3).
+    runs=$iters
+    case $name in bert_base|gpt2_block|bert_layer) runs=$(( iters / 4 > 3 ? iters / 4 : 3 )) ;; esac
     # shellcheck disable=SC2086
     "$build/bench/xstitch-bench-model" "$models/$name.onnx" $dims --threads="$threads" \
-      --iters="$iters" --json | sed "s/^{/{\"round\": $round, /" >> "$out/xstitch.json"
+      --iters="$runs" --json | sed "s/^{/{\"round\": $round, /" >> "$out/xstitch.json"
     if [ -n "$twin" ]; then
       # shellcheck disable=SC2046
       "$build/bench/xstitch-bench-model" "$root/examples/$twin.xs" $(twin_dims "$twin") \
-        --threads="$threads" --iters="$iters" --json |
+        --threads="$threads" --iters="$runs" --json |
         sed "s/^{\"model\": \"[a-z_0-9]*\"/{\"round\": $round, \"model\": \"$name\"/" >> "$out/twins.json"
     fi
-    node "$root/bench/exported/ort_model.mjs" "$models" "$name" "$threads" "$iters" |
+    node "$root/bench/exported/ort_model.mjs" "$models" "$name" "$threads" "$runs" |
       sed "s/^{/{\"round\": $round, /" >> "$out/ort.json"
   done
 done
