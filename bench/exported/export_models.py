@@ -160,9 +160,9 @@ class BertLayer(nn.Module):
 
 
 class BertEncoder(nn.Module):
-    def __init__(self, layers=12):
+    def __init__(self, layers=12, hidden=768, heads=12, inner=3072):
         super().__init__()
-        self.layers = nn.ModuleList(BertLayer() for _ in range(layers))
+        self.layers = nn.ModuleList(BertLayer(hidden, heads, inner) for _ in range(layers))
 
     def forward(self, x, mask):
         mask_bias = (1.0 - mask[:, None, None, :]) * -10000.0

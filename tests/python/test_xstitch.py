@@ -35,6 +35,14 @@ blocks = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(blocks)
 
 
+# The models of the exported suite (bench/exported), at small sizes.
+_SUITE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bench", "exported",
+                      "export_models.py")
+_suite_spec = importlib.util.spec_from_file_location("exported_suite", _SUITE)
+suite = importlib.util.module_from_spec(_suite_spec)
+_suite_spec.loader.exec_module(suite)
+
+
 class RmsNormPow(nn.Module):
     """The exporter's idioms: Pow with a constant exponent, ReduceMean, Sqrt, Div."""
 
@@ -168,6 +176,16 @@ class PyTorchExportTest(unittest.TestCase):
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("rmsnorm_pow", RmsNormPow(48).eval(), (torch.randn(2, 5, 48),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            # Whole models: a 2-layer BERT encoder (padding mask), a GPT-2 block
+            # (causal mask from torch.tril), and cross entropy's label pick.
+            ("bert", suite.BertEncoder(layers=2, hidden=64, heads=4, inner=128).eval(),
+             (torch.randn(2, 5, 64), torch.ones(2, 5)), ["x", "mask"],
+             {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("gpt2", suite.Gpt2Block(hidden=64, heads=4).eval(), (torch.randn(2, 5, 64),), ["x"],
+             {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("cross_entropy", suite.CrossEntropy().eval(),
+             (torch.randn(6, 10), torch.randint(0, 10, (6,))), ["logits", "labels"],
+             {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
         ]:
             cls.models[name] = (module, export(module, args, names, dynamic, d))
 
@@ -201,6 +219,17 @@ class PyTorchExportTest(unittest.TestCase):
 
     def test_rmsnorm_with_pow(self):
         self.check("rmsnorm_pow", (torch.randn(4, 7, 48),))
+
+    def test_bert_encoder(self):
+        mask = torch.ones(3, 11)
+        mask[1, 7:] = 0  # a padded sequence
+        self.check("bert", (torch.randn(3, 11, 64), mask), atol=1e-4)
+
+    def test_gpt2_block_with_causal_mask(self):
+        self.check("gpt2", (torch.randn(2, 9, 64),), atol=1e-4)
+
+    def test_cross_entropy_label_pick(self):
+        self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))
 
     def test_inputs_by_name(self):
         module, path = self.models["skip_layernorm"]
