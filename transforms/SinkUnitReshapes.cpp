@@ -90,6 +90,26 @@ absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
   return b.create(OpKind::Reshape, {sunk}, {}, op.type());
 }
 
+/// reshape(reshape(v)) -> reshape(v), or v itself when the outer reshape
+/// gives back v's shape: a statistic unsqueezed for its broadcast and
+/// squeezed again for a result (`mean(1, keepdim=True)` then `squeeze(1)`)
+/// is the statistic.
+absl::StatusOr<Value *> composeReshapes(Function &function, Operation &op) {
+  const Operation *inner = op.operand(0)->definingOp();
+  if (inner == nullptr || inner->kind() != OpKind::Reshape)
+    return nullptr;
+  Value *source = inner->operand(0);
+  const TensorType &from = source->type();
+  const TensorType &to = op.type();
+  bool same = from.rank() == to.rank();
+  for (int64_t i = 0; same && i < from.rank(); ++i)
+    same = function.constraints().provablyEqual(from.dim(i), to.dim(i));
+  if (same)
+    return source;
+  Builder b(function, &op, op.loc());
+  return b.create(OpKind::Reshape, {source}, {}, to);
+}
+
 } // namespace
 
 absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
@@ -97,6 +117,8 @@ absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
   return rewriteToFixpoint(function, [](Function &f, Operation &op) -> absl::StatusOr<Value *> {
     if (op.kind() == OpKind::Broadcast)
       return foldIntoBroadcast(f, op);
+    if (op.kind() == OpKind::Reshape)
+      return composeReshapes(f, op);
     if (isElementwise(op))
       return sinkBelow(f, op);
     return nullptr;

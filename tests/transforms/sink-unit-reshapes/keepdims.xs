@@ -60,3 +60,19 @@ func @stays(%a: f32[R], %b: f32[R], %c: f32[R, 1], %one: f32[R, 1]) -> (p: f32[R
   %v = neg %u
   return %p, %q, %ka, %v
 }
+
+// A statistic unsqueezed for its broadcast and squeezed again for a result
+// (x.mean(1, keepdim=True), then .squeeze(1)) is the statistic; a reshape of
+// a reshape to another shape is one reshape.
+// CHECK-LABEL: func @squeezed_back
+// CHECK-NOT: reshape %m
+// CHECK: %m = reduce_sum %x {dims = [1]} : f32[B, C]
+// CHECK: %[[FLAT:[0-9]+]] = reshape %m : f32[B*C]
+// CHECK-NEXT: return %m, %[[FLAT]]
+func @squeezed_back(%x: f32[B, L, C]) -> (m: f32[B, C], flat: f32[B*C]) {
+  %m = reduce_sum %x {dims = [1]}
+  %k = reshape %m : f32[B, 1, C]
+  %back = reshape %k : f32[B, C]
+  %flat = reshape %k : f32[B*C]
+  return %back, %flat
+}
