@@ -152,8 +152,7 @@ public:
   llvm::Value *sigmoid(llvm::Value *x);
   llvm::Value *erf(llvm::Value *x);
   llvm::Value *sinCos(llvm::Value *x, bool isCos);
-  llvm::Value *powF32(llvm::Value *x, llvm::Value *y);
-  llvm::Value *powF64(llvm::Value *x, llvm::Value *y);
+  llvm::Value *pow(llvm::Value *x, llvm::Value *y);
   llvm::Value *powSpecialCases(llvm::Value *x, llvm::Value *y, llvm::Value *magnitude);
   llvm::Value *rsqrt(llvm::Value *x);
 
@@ -228,10 +227,7 @@ private:
   }
 
   llvm::Value *expWithTail(llvm::Value *x, llvm::Value *tail);
-  llvm::Value *expFloatFloat(llvm::Value *x, llvm::Value *tail);
-  llvm::Value *scaleByPow2(llvm::Value *p, llvm::Value *kf);
-  DoubleDouble logMagnitudeDoubleDouble(llvm::Value *ax);
-  DoubleDouble logMagnitudeFloatFloat(llvm::Value *ax);
+  DoubleDouble logMagnitudeExtended(llvm::Value *ax);
   // Splits a positive finite x (subnormals included) into 2^k * m with m in
   // [sqrt(2)/2, sqrt(2)); returns m - 1 (exact) and k as a float.
   std::pair<llvm::Value *, llvm::Value *> splitMantissa(llvm::Value *x);
@@ -253,22 +249,26 @@ llvm::Value *MathEmitter::expWithTail(llvm::Value *x, llvm::Value *tail) {
   llvm::Value *xc = isF32 ? clamp(x, -104.0, 89.0) : clamp(x, -746.0, 710.0);
   llvm::Value *kf = rint(b.CreateFMul(xc, c(1.4426950408889634)));
   llvm::Value *negK = b.CreateFNeg(kf);
-  // ln2 = ln2Hi + ln2Lo; with fma, xc - k*ln2Hi is exact for |k| < 2^11.
-  llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
   llvm::Value *p;
   if (!tail) {
+    // ln2 = ln2Hi + ln2Lo; with fma, xc - k*ln2Hi is exact for |k| < 2^11.
+    llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
     r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
     llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, byType(kExpF32, kExpF64)), r);
     p = b.CreateFAdd(c(1.0), q);
   } else {
-    // Keep r as a double-double so the tail's bits survive.
-    llvm::Value *small = fma(negK, c(2.3190468138462996e-17), tail);
+    // Keep r in two parts so the tail's bits survive. f32: xc - k*ln2Hi is
+    // exact with a 16-bit ln2Hi (Sterbenz); f64: with fma, as above.
+    llvm::Value *r = fma(negK, pick(0.693145751953125, 0.6931471805599453), xc);
+    llvm::Value *small = fma(negK, pick(1.4286068203094173e-06, 2.3190468138462996e-17), tail);
     DoubleDouble rr = twoSum(r, small);
-    llvm::Value *q = fma(b.CreateFMul(rr.hi, rr.hi), poly(rr.hi, kExpF64),
+    // e^(hi + lo) = 1 + hi + hi^2 P(hi) + lo (1 + hi), to first order in lo.
+    llvm::Value *q = fma(b.CreateFMul(rr.hi, rr.hi), poly(rr.hi, byType(kExpF32, kExpF64)),
                          b.CreateFMul(rr.lo, b.CreateFAdd(c(1.0), rr.hi)));
     DoubleDouble sum = fastTwoSum(c(1.0), rr.hi);
     p = b.CreateFAdd(sum.hi, b.CreateFAdd(sum.lo, q));
   }
+  // 2^k in two factors, so that the last multiply rounds once.
   llvm::Value *k = b.CreateFPToSI(kf, intType);
   llvm::Value *kHalf = b.CreateAShr(k, ci(1));
   llvm::Value *scaled = b.CreateFMul(b.CreateFMul(p, pow2(kHalf)), pow2(b.CreateSub(k, kHalf)));
@@ -480,127 +480,60 @@ llvm::Value *MathEmitter::sinCos(llvm::Value *x, bool isCos) {
   return select(isNan(x), x, result);
 }
 
-// log|x| as a double-double with relative error ~2^-65: enough that
-// e^{y log|x|} stays within an ulp for results anywhere in the f64 range.
-MathEmitter::DoubleDouble MathEmitter::logMagnitudeDoubleDouble(llvm::Value *ax) {
-  assert(!isF32);
+// log|x| as a double-double (f64: relative error ~2^-65) or a float-float
+// (f32: ~2^-38): enough that e^{y log|x|} stays within an ulp for results
+// anywhere in the type's range. s = f/(2+f) and the (2/3)s^3 term are carried
+// in two parts, the rest by its own fit (f64) or Taylor series (f32), and
+// k ln2 with an ln2Hi whose low bits are zero, so that k * ln2Hi is exact.
+MathEmitter::DoubleDouble MathEmitter::logMagnitudeExtended(llvm::Value *ax) {
   auto [f, kf] = splitMantissa(ax);
-  // s = f / (2 + f) as a double-double.
+  // s = f / (2 + f) in two parts.
   DoubleDouble den = fastTwoSum(c(2.0), f);
   llvm::Value *sHi = b.CreateFDiv(f, den.hi);
   llvm::Value *rem = b.CreateFSub(fma(b.CreateFNeg(sHi), den.hi, f), b.CreateFMul(sHi, den.lo));
   llvm::Value *sLo = b.CreateFDiv(rem, den.hi);
-  // log(1+f) = 2s + (2/3) s^3 + s^5 P(s^2); the s^3 term in double-double.
+  // log(1+f) = 2s + (2/3) s^3 + s^5 P(s^2); the s^3 term in two parts.
   llvm::Value *zHi = b.CreateFMul(sHi, sHi);
   llvm::Value *zLo = fma(sHi, sHi, b.CreateFNeg(zHi));
   zLo = fma(b.CreateFMul(c(2.0), sHi), sLo, zLo);
   llvm::Value *cubeHi = b.CreateFMul(sHi, zHi);
   llvm::Value *cubeLo = fma(sHi, zHi, b.CreateFNeg(cubeHi));
   cubeLo = fma(sHi, zLo, fma(sLo, zHi, cubeLo));
-  llvm::Value *twoThirdsHi = c(0.6666666666666666);
+  // 2/3 = twoThirdsHi + twoThirdsLo in the type.
+  llvm::Value *twoThirdsHi = pick(0.666666686534881591796875, 0.6666666666666666);
   llvm::Value *termHi = b.CreateFMul(cubeHi, twoThirdsHi);
   llvm::Value *termLo = fma(cubeHi, twoThirdsHi, b.CreateFNeg(termHi));
-  termLo = fma(cubeHi, c(3.700743415417188e-17), fma(cubeLo, twoThirdsHi, termLo));
-  llvm::Value *rest = b.CreateFMul(b.CreateFMul(cubeHi, zHi), poly(zHi, kLogTailF64));
+  termLo = fma(cubeHi, pick(-1.9868214962795654e-08, 3.700743415417188e-17),
+               fma(cubeLo, twoThirdsHi, termLo));
+  llvm::Value *rest =
+      b.CreateFMul(b.CreateFMul(cubeHi, zHi), poly(zHi, byType(kLogTailF32, kLogTailF64)));
   DoubleDouble logM = twoSum(b.CreateFMul(c(2.0), sHi), termHi);
   llvm::Value *lo =
       b.CreateFAdd(logM.lo, b.CreateFAdd(b.CreateFAdd(b.CreateFMul(c(2.0), sLo), termLo), rest));
-  // k ln2 with ln2Hi's low 21 bits zero, so k * ln2Hi is exact.
-  DoubleDouble withK = twoSum(b.CreateFMul(kf, c(0.6931471803691238)), logM.hi);
-  lo = b.CreateFAdd(withK.lo, b.CreateFAdd(lo, b.CreateFMul(kf, c(1.9082149292705877e-10))));
+  // f32: ln2Hi of 16 significant bits (|k| <= 150); f64: its low 21 bits zero.
+  DoubleDouble withK =
+      twoSum(b.CreateFMul(kf, pick(0.693145751953125, 0.6931471803691238)), logM.hi);
+  lo = b.CreateFAdd(withK.lo, b.CreateFAdd(lo, b.CreateFMul(kf, pick(1.4286068203094173e-06,
+                                                                     1.9082149292705877e-10))));
   return fastTwoSum(withK.hi, lo);
 }
 
-// log|x| as a float-float with relative error about 2^-38, the f32 twin of
-// logMagnitudeDoubleDouble: y * log|x| then has an absolute error under
-// 2^-30 wherever e^{y log|x|} is a finite f32.
-MathEmitter::DoubleDouble MathEmitter::logMagnitudeFloatFloat(llvm::Value *ax) {
-  assert(isF32);
-  auto [f, kf] = splitMantissa(ax);
-  DoubleDouble den = fastTwoSum(c(2.0), f);
-  llvm::Value *sHi = b.CreateFDiv(f, den.hi);
-  llvm::Value *rem = b.CreateFSub(fma(b.CreateFNeg(sHi), den.hi, f), b.CreateFMul(sHi, den.lo));
-  llvm::Value *sLo = b.CreateFDiv(rem, den.hi);
-  llvm::Value *zHi = b.CreateFMul(sHi, sHi);
-  llvm::Value *zLo = fma(sHi, sHi, b.CreateFNeg(zHi));
-  zLo = fma(b.CreateFMul(c(2.0), sHi), sLo, zLo);
-  llvm::Value *cubeHi = b.CreateFMul(sHi, zHi);
-  llvm::Value *cubeLo = fma(sHi, zHi, b.CreateFNeg(cubeHi));
-  cubeLo = fma(sHi, zLo, fma(sLo, zHi, cubeLo));
-  // 2/3 = twoThirdsHi + twoThirdsLo, both f32.
-  llvm::Value *twoThirdsHi = c(0.666666686534881591796875);
-  llvm::Value *termHi = b.CreateFMul(cubeHi, twoThirdsHi);
-  llvm::Value *termLo = fma(cubeHi, twoThirdsHi, b.CreateFNeg(termHi));
-  termLo = fma(cubeHi, c(-1.9868214962795654e-08), fma(cubeLo, twoThirdsHi, termLo));
-  llvm::Value *rest = b.CreateFMul(b.CreateFMul(cubeHi, zHi), poly(zHi, kLogTailF32));
-  DoubleDouble logM = twoSum(b.CreateFMul(c(2.0), sHi), termHi);
-  llvm::Value *lo =
-      b.CreateFAdd(logM.lo, b.CreateFAdd(b.CreateFAdd(b.CreateFMul(c(2.0), sLo), termLo), rest));
-  // k ln2 with ln2Hi of 16 significant bits, so k * ln2Hi is exact for every
-  // exponent an f32 has (|k| <= 150).
-  DoubleDouble withK = twoSum(b.CreateFMul(kf, c(0.693145751953125)), logM.hi);
-  lo = b.CreateFAdd(withK.lo, b.CreateFAdd(lo, b.CreateFMul(kf, c(1.4286068203094173e-06))));
-  return fastTwoSum(withK.hi, lo);
-}
-
-// 2^k * p for an integral float k in [-151, 129] (x clamped as in exp),
-// in two factors so that the last multiply rounds once.
-llvm::Value *MathEmitter::scaleByPow2(llvm::Value *p, llvm::Value *kf) {
-  llvm::Value *k = b.CreateFPToSI(kf, intType);
-  llvm::Value *kHalf = b.CreateAShr(k, ci(1));
-  return b.CreateFMul(b.CreateFMul(p, pow2(kHalf)), pow2(b.CreateSub(k, kHalf)));
-}
-
-// e^(x + tail) in f32 alone, |tail| <= ulp(x): the reduction keeps r as a
-// float-float. x - k ln2Hi is exact (16-bit ln2Hi, Sterbenz), and ln2Lo's
-// product joins the tail.
-llvm::Value *MathEmitter::expFloatFloat(llvm::Value *x, llvm::Value *tail) {
-  assert(isF32);
-  llvm::Value *xc = clamp(x, -104.0, 89.0);
-  llvm::Value *kf = rint(b.CreateFMul(xc, c(1.4426950408889634)));
-  llvm::Value *negK = b.CreateFNeg(kf);
-  llvm::Value *r = fma(negK, c(0.693145751953125), xc);
-  llvm::Value *small = fma(negK, c(1.4286068203094173e-06), tail);
-  DoubleDouble rr = twoSum(r, small);
-  // e^(hi + lo) = 1 + hi + hi^2 P(hi) + lo (1 + hi), to first order in lo.
-  llvm::Value *q = fma(b.CreateFMul(rr.hi, rr.hi), poly(rr.hi, kExpF32),
-                       b.CreateFMul(rr.lo, b.CreateFAdd(c(1.0), rr.hi)));
-  DoubleDouble sum = fastTwoSum(c(1.0), rr.hi);
-  llvm::Value *p = b.CreateFAdd(sum.hi, b.CreateFAdd(sum.lo, q));
-  return select(isNan(x), x, scaleByPow2(p, kf));
-}
-
-// f32 pow in f32 arithmetic: log|x| as a float-float, y * log|x| as an exact
-// product split in two, and e^ of it with the low part carried through the
-// reduction (docs/math.md gives the measured bound).
-llvm::Value *MathEmitter::powF32(llvm::Value *x, llvm::Value *y) {
+// |x|^y as e^{y log|x|}: log|x| in two parts (logMagnitudeExtended), y * log|x|
+// as an exact product split in two (fma), and exp carrying the low part
+// through its reduction. f32 in f32 arithmetic alone (docs/math.md gives the
+// measured bounds).
+llvm::Value *MathEmitter::pow(llvm::Value *x, llvm::Value *y) {
   llvm::Value *ax = fabs(x);
-  DoubleDouble l = logMagnitudeFloatFloat(ax);
+  DoubleDouble l = logMagnitudeExtended(ax);
+  // log|x| for 0, inf and NaN, which the mantissa split does not see.
   llvm::Value *logHi =
       select(b.CreateFCmpOEQ(ax, c(0.0)), llvm::ConstantFP::getInfinity(type, true), l.hi);
   logHi = select(b.CreateFCmpOEQ(ax, inf()), inf(), logHi);
   logHi = select(isNan(ax), ax, logHi);
   llvm::Value *hi = b.CreateFMul(y, logHi);
   llvm::Value *lo = fma(y, l.lo, fma(y, logHi, b.CreateFNeg(hi)));
-  // Where y*log|x| is beyond the clamp, infinite or NaN the tail does not
-  // matter or is NaN; drop it.
-  lo = select(b.CreateFCmpOLT(fabs(hi), c(1e30)), lo, c(0.0));
-  return powSpecialCases(x, y, expFloatFloat(hi, lo));
-}
-
-llvm::Value *MathEmitter::powF64(llvm::Value *x, llvm::Value *y) {
-  llvm::Value *ax = fabs(x);
-  DoubleDouble l = logMagnitudeDoubleDouble(ax);
-  // log|x| for 0, inf and NaN, which the mantissa split does not see.
-  llvm::Value *logHi =
-      select(b.CreateFCmpOEQ(ax, c(0.0)), llvm::ConstantFP::getInfinity(type, true), l.hi);
-  logHi = select(b.CreateFCmpOEQ(ax, inf()), inf(), logHi);
-  logHi = select(isNan(ax), ax, logHi);
-  l = {logHi, l.lo};
-  llvm::Value *hi = b.CreateFMul(y, l.hi);
-  llvm::Value *lo = fma(y, l.lo, fma(y, l.hi, b.CreateFNeg(hi)));
   // Where y*log|x| is infinite or NaN the tail is NaN; drop it.
-  lo = select(b.CreateFCmpOLT(fabs(hi), c(1e300)), lo, c(0.0));
+  lo = select(b.CreateFCmpOLT(fabs(hi), pick(1e30, 1e300)), lo, c(0.0));
   return powSpecialCases(x, y, expWithTail(hi, lo));
 }
 
@@ -658,8 +591,7 @@ llvm::Value *emitCos(llvm::IRBuilder<> &b, llvm::Value *x) {
 }
 llvm::Value *emitPow(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
   assert(x->getType() == y->getType() && "pow operands differ in type");
-  MathEmitter emitter(b, x->getType());
-  return x->getType()->getScalarType()->isFloatTy() ? emitter.powF32(x, y) : emitter.powF64(x, y);
+  return MathEmitter(b, x->getType()).pow(x, y);
 }
 llvm::Value *emitRsqrt(llvm::IRBuilder<> &b, llvm::Value *x) {
   return MathEmitter(b, x->getType()).rsqrt(x);
