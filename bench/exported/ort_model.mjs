@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
+import { median, randomFloats } from '../peers/ort_common.mjs';
+
 // onnxruntime-node is installed under bench/peers (bench/run-workloads.sh).
 const require = createRequire(new URL('../peers/package.json', import.meta.url));
 const ort = require('onnxruntime-node');
@@ -25,18 +27,7 @@ function inputTensor(inputName, dims) {
   if ((spec.integer_inputs ?? []).includes(inputName)) {
     return new ort.Tensor('int64', new BigInt64Array(n), dims);
   }
-  const data = new Float32Array(n);
-  let seed = 12345;
-  for (let i = 0; i < n; ++i) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    data[i] = (seed / 4294967296) * 2 - 1;
-  }
-  return new ort.Tensor('float32', data, dims);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return new ort.Tensor('float32', randomFloats(n), dims);
 }
 
 const profileDir = fs.mkdtempSync(path.join(modelsDir, `profile-${name}-`));

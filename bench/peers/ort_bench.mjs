@@ -10,6 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
+import { median, randomFloats } from './ort_common.mjs';
 
 const [modelsDir, threadsArg, itersArg, only] = process.argv.slice(2);
 const threads = Number(threadsArg ?? 2);
@@ -34,18 +35,7 @@ const shapes = {
 
 function randomTensor(dims) {
   const n = dims.reduce((a, b) => a * b, 1);
-  const data = new Float32Array(n);
-  let seed = 12345;
-  for (let i = 0; i < n; ++i) {
-    seed = (seed * 1103515245 + 12345) >>> 0;
-    data[i] = (seed / 4294967296) * 2 - 1;
-  }
-  return new ort.Tensor('float32', data, dims);
-}
-
-function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return new ort.Tensor('float32', randomFloats(n), dims);
 }
 
 async function bench(name) {
