@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { median, randomFloats } from '../peers/ort_common.mjs';
+import { randomFloats, timeWithProfiler } from '../peers/ort_common.mjs';
 
 // onnxruntime-node is installed under bench/peers (bench/run-workloads.sh).
 const require = createRequire(new URL('../peers/package.json', import.meta.url));
@@ -30,29 +30,13 @@ function inputTensor(inputName, dims) {
   return new ort.Tensor('float32', randomFloats(n), dims);
 }
 
-const profileDir = fs.mkdtempSync(path.join(modelsDir, `profile-${name}-`));
-const session = await ort.InferenceSession.create(path.join(modelsDir, `${name}.onnx`), {
-  executionProviders: ['cpu'],
-  intraOpNumThreads: threads,
-  interOpNumThreads: 1,
-  graphOptimizationLevel: 'all',
-  enableProfiling: true,
-  profileFilePrefix: path.join(profileDir, 'ort'),
-});
-const feeds = {};
-for (const [inputName, shape] of Object.entries(spec.inputs)) {
-  feeds[inputName] = inputTensor(inputName, shape.map((d) => (typeof d === 'number' ? d : spec.dims[d])));
-}
-for (let i = 0; i < warmup + iters; ++i) await session.run(feeds);
-session.endProfiling();
-await session.release();
-const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.json'));
-const profile = JSON.parse(fs.readFileSync(path.join(profileDir, files[0]), 'utf8'));
-fs.rmSync(profileDir, { recursive: true, force: true });
-const runs = profile.filter((e) => e.name === 'model_run').map((e) => e.dur / 1000);
-const nodes = profile.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
-console.log(JSON.stringify({
-  model: name,
-  ort_ms: median(runs.slice(warmup)),
-  ort_kernels: Math.round(nodes.length / runs.length),
-}));
+const timed = await timeWithProfiler(
+  ort, path.join(modelsDir, `${name}.onnx`), threads, warmup, iters, () => {
+    const feeds = {};
+    for (const [inputName, shape] of Object.entries(spec.inputs)) {
+      const dims = shape.map((d) => (typeof d === 'number' ? d : spec.dims[d]));
+      feeds[inputName] = inputTensor(inputName, dims);
+    }
+    return feeds;
+  });
+console.log(JSON.stringify({ model: name, ort_ms: timed.ms, ort_kernels: timed.kernels }));

@@ -7,10 +7,9 @@
 //
 // usage: node ort_bench.mjs MODELS_DIR THREADS ITERS [WORKLOAD]
 
-import fs from 'node:fs';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
-import { median, randomFloats } from './ort_common.mjs';
+import { randomFloats, timeWithProfiler } from './ort_common.mjs';
 
 const [modelsDir, threadsArg, itersArg, only] = process.argv.slice(2);
 const threads = Number(threadsArg ?? 2);
@@ -39,39 +38,19 @@ function randomTensor(dims) {
 }
 
 async function bench(name) {
-  const model = path.join(modelsDir, `${name}.onnx`);
-  const profileDir = fs.mkdtempSync(path.join(modelsDir, `profile-${name}-`));
-  const session = await ort.InferenceSession.create(model, {
-    executionProviders: ['cpu'],
-    intraOpNumThreads: threads,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-    enableProfiling: true,
-    profileFilePrefix: path.join(profileDir, 'ort'),
-  });
-  const feeds = {};
-  for (const input of session.inputMetadata ?? []) {
-    const dims = input.shape.map((d) => (typeof d === 'number' ? d : shapes[name][d]));
-    feeds[input.name] = randomTensor(dims);
-  }
-  if (!session.inputMetadata) {
-    throw new Error('this onnxruntime-node has no inputMetadata; update the package');
-  }
-  for (let i = 0; i < warmup + iters; ++i) await session.run(feeds);
-  session.endProfiling();
-  await session.release();
-  const files = fs.readdirSync(profileDir).filter((f) => f.endsWith('.json'));
-  if (files.length !== 1) throw new Error(`${name}: expected one profile in ${profileDir}`);
-  const profile = JSON.parse(fs.readFileSync(path.join(profileDir, files[0]), 'utf8'));
-  fs.rmSync(profileDir, { recursive: true, force: true });
-  const runs = profile.filter((e) => e.name === 'model_run').map((e) => e.dur / 1000);
-  const nodes = profile.filter((e) => e.cat === 'Node' && e.name.endsWith('_kernel_time'));
-  const timed = runs.slice(warmup);
-  return {
-    workload: name,
-    ort_ms: median(timed),
-    ort_kernels: Math.round(nodes.length / runs.length),
-  };
+  const timed = await timeWithProfiler(
+    ort, path.join(modelsDir, `${name}.onnx`), threads, warmup, iters, (session) => {
+      if (!session.inputMetadata) {
+        throw new Error('this onnxruntime-node has no inputMetadata; update the package');
+      }
+      const feeds = {};
+      for (const input of session.inputMetadata) {
+        const dims = input.shape.map((d) => (typeof d === 'number' ? d : shapes[name][d]));
+        feeds[input.name] = randomTensor(dims);
+      }
+      return feeds;
+    });
+  return { workload: name, ort_ms: timed.ms, ort_kernels: timed.kernels };
 }
 
 for (const name of Object.keys(shapes)) {
