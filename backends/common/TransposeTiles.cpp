@@ -72,12 +72,14 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   // I collapsed, cols are J.
   llvm::Value *inner = gen.dim(shape[shape.size() - 2]);
   llvm::Value *cols = gen.dim(shape.back());
-  // Tiles start at multiples of V (the mapping's tiles are), so whole V x V
-  // tiles cover the block when I and J are multiples of V.
+  // Whole V x V tiles cover exactly the block when its bounds and I and J
+  // are multiples of V (the transpose's own square tiles are; a group that
+  // follows another's rows may not be).
   llvm::Value *mask = b.getInt64(width - 1);
-  llvm::Value *aligned = b.CreateICmpEQ(
-      b.CreateAnd(b.CreateOr(b.CreateOr(inner, cols), b.CreateOr(rowBegin, colBegin)), mask),
-      b.getInt64(0), "tiles.aligned");
+  llvm::Value *bounds = b.CreateOr(b.CreateOr(rowBegin, rowEnd), b.CreateOr(colBegin, colEnd));
+  llvm::Value *aligned =
+      b.CreateICmpEQ(b.CreateAnd(b.CreateOr(b.CreateOr(inner, cols), bounds), mask), b.getInt64(0),
+                     "tiles.aligned");
 
   ElementType type = transpose.type().elementType();
   llvm::Type *element = storageType(b.getContext(), type);
