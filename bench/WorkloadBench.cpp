@@ -56,6 +56,10 @@ const std::vector<Workload> kWorkloads = {
     {"bias_grad", {{"R", 65536}}},
     {"heads_transpose", {{"B", 32}, {"S", 128}}},
     {"bert_layer", {{"B", 32}, {"S", 128}}},
+    {"layernorm_f16", {{"R", 16384}}},
+    {"layernorm_bf16", {{"R", 16384}}},
+    {"softmax_f16", {{"R", 16384}}},
+    {"softmax_bf16", {{"R", 16384}}},
 };
 
 const std::vector<FlagSpec> kFlags = {

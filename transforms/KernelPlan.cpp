@@ -7,6 +7,7 @@
 #include <cctype>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_join.h"
 #include "ir/Printer.h"
 
@@ -48,6 +49,37 @@ std::string_view mappingKindName(MappingKind kind) {
   }
   assert(false && "unknown mapping kind");
   return "?";
+}
+
+ElementType streamedElementType(const Operation &dominant) {
+  bool reads = dominant.info().category == OpCategory::Reduce && dominant.numOperands() > 0;
+  const Value *start = reads ? dominant.operand(0) : dominant.result();
+  ElementType own = start->type().elementType();
+  auto isNarrowFloat = [](ElementType t) {
+    return t == ElementType::F16 || t == ElementType::BF16;
+  };
+  if (isNarrowFloat(own) || !isFloat(own))
+    return own;
+  // A few ops back is where AMP's casts are; the walk stays short in any graph.
+  constexpr size_t kMaxVisited = 32;
+  std::vector<const Value *> pending{start};
+  absl::flat_hash_set<const Value *> visited{start};
+  while (!pending.empty() && visited.size() < kMaxVisited) {
+    const Value *value = pending.back();
+    pending.pop_back();
+    if (isNarrowFloat(value->type().elementType()))
+      return value->type().elementType();
+    const Operation *op = value->definingOp();
+    if (!op || (op->info().category != OpCategory::LightElementwise &&
+                op->info().category != OpCategory::ExpensiveElementwise))
+      continue;
+    for (size_t i = 0; i < op->numOperands(); ++i) {
+      const Value *operand = op->operand(i);
+      if (operand->type().shape() == value->type().shape() && visited.insert(operand).second)
+        pending.push_back(operand);
+    }
+  }
+  return own;
 }
 
 ElementType columnAccumulationType(const Operation &reduction) {

@@ -149,6 +149,14 @@ struct PlanBuffer {
   const Value *inResult = nullptr;
 };
 
+/// The element type whose vectors a group with this dominant streams: a
+/// reduction's operand, any other op's result; a 16-bit float instead where
+/// the values it computes from at its own positions (through element-wise
+/// ops and casts, not broadcasts) are stored as f16 or bf16, as AMP graphs
+/// cast their rows to f32 and back. The group's vectors then hold as many
+/// elements as one register of 16-bit floats.
+ElementType streamedElementType(const Operation &dominant);
+
 /// The type a column reduction accumulates in: float sums in f64 (a column
 /// sum adds every row into one accumulator, and f32 rounding over tens of
 /// thousands of rows with cancellation drifts by 1e-4 of the rows' scale),

@@ -335,10 +335,7 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
   ctx.dominant = &dominant;
   ctx.target = &target;
   ctx.shape = classifyMapping(dominant);
-  // Reductions stream their operand; everything else streams its result.
-  bool reads = dominant.info().category == OpCategory::Reduce;
-  ElementType streamed =
-      reads ? dominant.operand(0)->type().elementType() : dominant.type().elementType();
+  ElementType streamed = streamedElementType(dominant);
   ctx.lanes = std::max<int64_t>(target.lanesPerBlock, 1);
   ctx.vectorWidth = std::max<int64_t>(target.vectorBytes / elementByteSize(streamed), 1);
   ctx.minElements = std::max<int64_t>(target.minElementsPerBlock, 1);

@@ -200,14 +200,16 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
     break;
   }
   case TypeRule::Cast:
-    result = emitCastOp(b, operandType(0), op.type().elementType(), operand(0));
+    result = emitCastOp(b, operandType(0), op.type().elementType(), operand(0),
+                        ctx_.target.bfloatRounding());
     break;
   case TypeRule::Constant:
     result = emitConstant(op, index);
     break;
   case TypeRule::Iota:
     result = emitCastOp(b, ElementType::I64, op.type().elementType(),
-                        index[static_cast<size_t>(op.intAttrOr("dim", 0))]);
+                        index[static_cast<size_t>(op.intAttrOr("dim", 0))],
+                        ctx_.target.bfloatRounding());
     break;
   case TypeRule::DimValue: {
     // One dim, or a vector of dims indexed by the element's position.
@@ -216,7 +218,8 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
     for (size_t k = 1; k < dims.size(); ++k)
       value = b.CreateSelect(b.CreateICmpEQ(index[0], b.getInt64(static_cast<int64_t>(k))),
                              dim(dims[k]), value);
-    result = emitCastOp(b, ElementType::I64, op.type().elementType(), value);
+    result = emitCastOp(b, ElementType::I64, op.type().elementType(), value,
+                        ctx_.target.bfloatRounding());
     break;
   }
   case TypeRule::Broadcast:

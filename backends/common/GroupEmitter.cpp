@@ -19,12 +19,7 @@ ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value 
 }
 
 int64_t narrowVectorWidth(const PlanGroup &group) {
-  const Operation &dominant = *group.dominant;
-  // A reduction streams its operand; other groups their result.
-  ElementType streamed =
-      dominant.info().category == OpCategory::Reduce && dominant.numOperands() > 0
-          ? dominant.operand(0)->type().elementType()
-          : dominant.type().elementType();
+  ElementType streamed = streamedElementType(*group.dominant);
   bool narrow = streamed == ElementType::F16 || streamed == ElementType::BF16;
   return narrow ? group.mapping.vectorWidth : 0;
 }
@@ -173,7 +168,8 @@ void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
       }
       position = ctx.b.CreateSub(linear, output.origin, "", /*HasNUW=*/true, /*HasNSW=*/true);
     }
-    storeElement(ctx.b, output.value->type().elementType(), value, output.base, position);
+    storeElement(ctx.b, output.value->type().elementType(), value, output.base, position,
+                 ctx.target.bfloatRounding());
   }
   group.gen.clearElementPosition();
 }

@@ -13,7 +13,8 @@ void storeReduced(GroupEmission &group, llvm::Value *value, const std::vector<ll
     llvm::Value *position = linear;
     if (output.blockLocal)
       position = ctx.b.CreateSub(linear, output.origin, "", /*HasNUW=*/true, /*HasNSW=*/true);
-    storeElement(ctx.b, dominant->type().elementType(), value, output.base, position);
+    storeElement(ctx.b, dominant->type().elementType(), value, output.base, position,
+                 ctx.target.bfloatRounding());
     stored = &output;
   }
   if (!stored) {

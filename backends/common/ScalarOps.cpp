@@ -139,13 +139,9 @@ llvm::Value *integerDivRem(llvm::IRBuilder<> &b, bool isDiv, ElementType type, l
   return b.CreateSelect(isZero, zero, b.CreateSelect(isMinusOne, byMinusOne, r));
 }
 
-/// float -> bf16 -> float (no library call).
-llvm::Value *roundFloatToBFloat(llvm::IRBuilder<> &b, llvm::Value *x) {
-  return bfloatBitsToFloat(b, floatToBFloatBits(b, x));
-}
-
 /// A float compute value rounded to float type `to`, in `to`'s compute type.
-llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x) {
+llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x,
+                          BFloatRounding rounding) {
   switch (to) {
   case ElementType::F64:
     return b.CreateFPExt(x, b.getDoubleTy());
@@ -156,7 +152,7 @@ llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x) 
   default:
     // From f64 this rounds twice (through f32); a tie that the first
     // rounding created can differ from the interpreter in the last bit.
-    return roundFloatToBFloat(b, b.CreateFPTrunc(x, b.getFloatTy()));
+    return roundFloatToBFloat(b, b.CreateFPTrunc(x, b.getFloatTy()), rounding);
   }
 }
 
@@ -251,14 +247,15 @@ llvm::Value *emitCompareOp(llvm::IRBuilder<> &b, std::string_view dir, ElementTy
   return b.CreateICmp(p, x, y);
 }
 
-llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, llvm::Value *x) {
+llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, llvm::Value *x,
+                        BFloatRounding rounding) {
   llvm::LLVMContext &context = b.getContext();
   llvm::Type *target = computeType(context, to);
   if (from == to)
     return x;
   if (isFloat(from)) {
     if (isFloat(to))
-      return roundToFloat(b, to, x);
+      return roundToFloat(b, to, x, rounding);
     if (isBool(to))
       return b.CreateFCmpUNE(x, sameTypeConstant(x, 0.0)); // NaN gives 1
     // NaN and infinities give 0, finite values truncate and wrap. Magnitudes
@@ -281,7 +278,7 @@ llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, 
       // can round twice.
       llvm::Value *wide =
           sourceUnsigned ? b.CreateUIToFP(x, b.getDoubleTy()) : b.CreateSIToFP(x, b.getDoubleTy());
-      return roundToFloat(b, to, wide);
+      return roundToFloat(b, to, wide, rounding);
     }
     llvm::Value *converted = sourceUnsigned ? b.CreateUIToFP(x, direct) : b.CreateSIToFP(x, direct);
     return converted->getType() == target ? converted : b.CreateFPExt(converted, target);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/common/TypeLowering.h"
 #include "ir/ElementType.h"
 #include "ir/OpInfo.h"
 #include "llvm/IR/IRBuilder.h"
@@ -24,7 +25,8 @@ llvm::Value *emitBinaryOp(llvm::IRBuilder<> &b, OpKind kind, ElementType type, l
 /// compare with `dir` one of eq, ne, lt, le, gt, ge; nullptr for another dir.
 llvm::Value *emitCompareOp(llvm::IRBuilder<> &b, std::string_view dir, ElementType type,
                            llvm::Value *x, llvm::Value *y);
-llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, llvm::Value *x);
+llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, llvm::Value *x,
+                        BFloatRounding rounding);
 
 /// The identity of reduce_sum/max/min/prod for `type` (docs/ir.md).
 llvm::Constant *reduceIdentity(llvm::LLVMContext &context, OpKind kind, ElementType type);

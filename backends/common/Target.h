@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/common/TypeLowering.h"
 #include "transforms/TargetDescription.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -26,6 +27,8 @@ public:
   virtual ~Target() = default;
 
   virtual const TargetDescription &description() const = 0;
+  /// How values round to bf16 in this target's kernels (TypeLowering.h).
+  virtual BFloatRounding bfloatRounding() const { return BFloatRounding::Integer; }
   virtual std::string triple() const = 0;
   virtual std::string dataLayout() const = 0;
 

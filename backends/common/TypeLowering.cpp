@@ -62,7 +62,7 @@ llvm::Value *loadElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *ba
 }
 
 void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, llvm::Value *base,
-                  llvm::Value *index) {
+                  llvm::Value *index, BFloatRounding rounding) {
   llvm::Type *storage = storageType(b.getContext(), type);
   llvm::Value *address = b.CreateInBoundsGEP(storage, base, index);
   switch (type) {
@@ -70,7 +70,7 @@ void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, ll
     value = b.CreateFPTrunc(value, storage);
     break;
   case ElementType::BF16:
-    value = floatToBFloatBits(b, value);
+    value = floatToBFloatBits(b, value, rounding);
     break;
   case ElementType::I1:
     value = b.CreateZExt(value, storage);
@@ -101,13 +101,23 @@ llvm::Constant *integerConstant(llvm::LLVMContext &context, ElementType type, in
   return llvm::ConstantInt::get(compute, static_cast<uint64_t>(wrapped));
 }
 
-llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x) {
+llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x, BFloatRounding rounding) {
+  if (rounding == BFloatRounding::Native)
+    return b.CreateBitCast(b.CreateFPTrunc(x, b.getBFloatTy()), b.getInt16Ty());
   llvm::Value *bits = b.CreateBitCast(x, b.getInt32Ty());
   llvm::Value *lsb = b.CreateAnd(b.CreateLShr(bits, 16), b.getInt32(1));
   llvm::Value *rounded = b.CreateAdd(bits, b.CreateAdd(b.getInt32(0x7FFF), lsb));
   llvm::Value *quietNan = b.CreateOr(bits, b.getInt32(0x00400000));
   llvm::Value *chosen = b.CreateSelect(b.CreateFCmpUNO(x, x), quietNan, rounded);
   return b.CreateTrunc(b.CreateLShr(chosen, 16), b.getInt16Ty());
+}
+
+llvm::Value *roundFloatToBFloat(llvm::IRBuilder<> &b, llvm::Value *x, BFloatRounding rounding) {
+  // Natively through LLVM's bfloat, so that a store of the rounded value
+  // (fptrunc of its fpext) folds to one conversion.
+  if (rounding == BFloatRounding::Native)
+    return b.CreateFPExt(b.CreateFPTrunc(x, b.getBFloatTy()), b.getFloatTy());
+  return bfloatBitsToFloat(b, floatToBFloatBits(b, x, rounding));
 }
 
 llvm::Value *bfloatBitsToFloat(llvm::IRBuilder<> &b, llvm::Value *bits) {

@@ -25,9 +25,16 @@ llvm::Type *computeType(llvm::LLVMContext &context, ElementType type);
 /// compute type.
 llvm::Value *loadElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *base,
                          llvm::Value *index);
+/// How f32 values round to bf16. Integer: bit operations, on every target.
+/// Native: LLVM's fptrunc to bfloat, for targets that have the instruction
+/// (x86's AVX512-BF16 vcvtneps2bf16, one instruction for 16 values against
+/// about eight), where the kernel also flushes subnormals: that instruction
+/// treats subnormal inputs as zero and flushes subnormal results.
+enum class BFloatRounding { Integer, Native };
+
 /// Converts a compute-type value to storage and stores it at `index`.
 void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, llvm::Value *base,
-                  llvm::Value *index);
+                  llvm::Value *index, BFloatRounding rounding);
 
 /// A compute-type constant from a number as the interpreter holds it: floats
 /// as double (rounded once to `type`), integers and i1 as int64 (wrapped).
@@ -35,8 +42,11 @@ llvm::Constant *floatConstant(llvm::LLVMContext &context, ElementType type, doub
 llvm::Constant *integerConstant(llvm::LLVMContext &context, ElementType type, int64_t value);
 
 /// The bf16 bit pattern (i16) nearest to an f32 value, ties to even, NaN
-/// kept quiet. Integer operations only: no library call.
-llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x);
+/// kept quiet; no library call either way.
+llvm::Value *floatToBFloatBits(llvm::IRBuilder<> &b, llvm::Value *x, BFloatRounding rounding);
+
+/// An f32 value rounded to bf16, as f32 (the compute type of bf16).
+llvm::Value *roundFloatToBFloat(llvm::IRBuilder<> &b, llvm::Value *x, BFloatRounding rounding);
 
 /// The f32 value of bf16 bits (i16): exact, a shift.
 llvm::Value *bfloatBitsToFloat(llvm::IRBuilder<> &b, llvm::Value *bits);

@@ -16,6 +16,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "backends/common/KernelABI.h"
 #include "backends/common/KernelEmitter.h"
+#include "backends/x86/PromoteHalfVectors.h"
 #include "backends/x86/StreamingStores.h"
 #include "backends/x86/X86Target.h"
 #include "ir/Diagnostics.h"
@@ -209,8 +210,9 @@ absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan
   return masks;
 }
 
-/// LLVM's pipeline at `optLevel`, with xstitch's streaming stores last when
-/// `streamingStores`.
+/// LLVM's pipeline at `optLevel`, then xstitch's own passes: f16 vector
+/// operations back in f32 where the CPU has no f16 arithmetic, and streaming
+/// stores when `streamingStores`.
 void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optLevel,
                     bool streamingStores) {
   llvm::LoopAnalysisManager loops;
@@ -230,10 +232,17 @@ void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optL
                                   : optLevel == 2 ? llvm::OptimizationLevel::O2
                                   : optLevel == 1 ? llvm::OptimizationLevel::O1
                                                   : llvm::OptimizationLevel::O0;
-  if (level != llvm::OptimizationLevel::O0 && streamingStores)
+  // bf16 vectors always: x86 has no bf16 arithmetic before AVX10.2.
+  PromoteHalfVectorsPass promote;
+  promote.half = !(machine && machine->getMCSubtargetInfo()->checkFeatures("+avx512fp16"));
+  if (level != llvm::OptimizationLevel::O0)
     builder.registerOptimizerLastEPCallback(
-        [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
-          passes.addPass(llvm::createModuleToFunctionPassAdaptor(StreamingStoresPass()));
+        [streamingStores, promote](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+          llvm::FunctionPassManager last;
+          last.addPass(PromoteHalfVectorsPass(promote));
+          if (streamingStores)
+            last.addPass(StreamingStoresPass());
+          passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(last)));
         });
   llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
                                          ? builder.buildO0DefaultPipeline(level)
@@ -274,8 +283,11 @@ public:
     module_ = std::make_unique<llvm::Module>("xstitch." + program.host.function, context_);
     module_->setTargetTriple(X86Target::kTriple);
     module_->setDataLayout(machine_->createDataLayout());
-    X86Target target(describe(options_, cpu, machine_.get()), cpu.cpu, cpu.features,
-                     module_->getDataLayoutStr());
+    TargetDescription description = describe(options_, cpu, machine_.get());
+    bool nativeBFloat = description.flushesSubnormals &&
+                        machine_->getMCSubtargetInfo()->checkFeatures("+avx512bf16");
+    X86Target target(std::move(description), cpu.cpu, cpu.features, module_->getDataLayoutStr(),
+                     nativeBFloat ? BFloatRounding::Native : BFloatRounding::Integer);
     if (absl::Status s = emitProgramKernels(program, pieces, target, *module_); !s.ok())
       return s;
     for (llvm::Function &function : *module_) {

@@ -17,15 +17,18 @@ namespace xs {
 class X86Target : public Target {
 public:
   /// `dataLayout` comes from the TargetMachine the code is compiled with.
+  /// `bfloatRounding`: Native where the CPU converts f32 to bf16 in one
+  /// instruction and the kernels flush subnormals (TypeLowering.h).
   X86Target(TargetDescription description, std::string cpu, std::string features,
-            std::string dataLayout)
+            std::string dataLayout, BFloatRounding bfloatRounding = BFloatRounding::Integer)
       : description_(std::move(description)), cpu_(std::move(cpu)), features_(std::move(features)),
-        dataLayout_(std::move(dataLayout)) {}
+        dataLayout_(std::move(dataLayout)), bfloatRounding_(bfloatRounding) {}
 
   /// The target triple of every x86 kernel module (ELF objects).
   static constexpr const char *kTriple = "x86_64-pc-linux-gnu";
 
   const TargetDescription &description() const override { return description_; }
+  BFloatRounding bfloatRounding() const override { return bfloatRounding_; }
   std::string triple() const override;
   std::string dataLayout() const override;
 
@@ -59,6 +62,7 @@ private:
   std::string cpu_;
   std::string features_;
   std::string dataLayout_;
+  BFloatRounding bfloatRounding_;
   llvm::Function *kernel_ = nullptr; // the kernel being emitted
 };
 

@@ -121,13 +121,17 @@ TEST_P(ExamplesTest, MatchTheInterpreter) {
                         {"layernorm.xs", {{"R", 13}}},
                         {"layernorm.xs", {{"R", 1}}},
                         {"layernorm_bwd.xs", {{"R", 37}}},
+                        {"layernorm_f16.xs", {{"R", 11}}},
+                        {"layernorm_bf16.xs", {{"R", 1}}},
                         {"rmsnorm.xs", {{"T", 7}}},
                         {"skip_layernorm.xs", {{"B", 3}, {"S", 5}}},
                         {"softmax_long_rows.xs", {{"R", 3}, {"C", 3001}}},
                         {"softmax_long_rows.xs", {{"R", 1}, {"C", 70001}}},
                         // Split on GPUs (few rows of two chunks or more).
                         {"softmax_long_rows.xs", {{"R", 5}, {"C", 4500}}},
-                        {"softmax_small_rows.xs", {{"R", 101}}}};
+                        {"softmax_small_rows.xs", {{"R", 101}}},
+                        {"softmax_f16.xs", {{"R", 3}}},
+                        {"softmax_bf16.xs", {{"R", 17}}}};
   CompileOptions options;
   options.device = GetParam();
   for (const Case &test : cases) {
