@@ -249,29 +249,31 @@ llvm::Value *MathEmitter::expWithTail(llvm::Value *x, llvm::Value *tail) {
   llvm::Value *xc = isF32 ? clamp(x, -104.0, 89.0) : clamp(x, -746.0, 710.0);
   llvm::Value *kf = rint(b.CreateFMul(xc, c(1.4426950408889634)));
   llvm::Value *negK = b.CreateFNeg(kf);
-  llvm::Value *p;
+  llvm::Value *k = b.CreateFPToSI(kf, intType);
+  llvm::Value *kHalf = b.CreateAShr(k, ci(1));
+  // 2^k in two factors, so that the last multiply rounds once.
+  llvm::Value *firstScale = pow2(kHalf), *secondScale = pow2(b.CreateSub(k, kHalf));
   if (!tail) {
     // ln2 = ln2Hi + ln2Lo; with fma, xc - k*ln2Hi is exact for |k| < 2^11.
     llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
     r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
     llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, byType(kExpF32, kExpF64)), r);
-    p = b.CreateFAdd(c(1.0), q);
-  } else {
-    // Keep r in two parts so the tail's bits survive. f32: xc - k*ln2Hi is
-    // exact with a 16-bit ln2Hi (Sterbenz); f64: with fma, as above.
-    llvm::Value *r = fma(negK, pick(0.693145751953125, 0.6931471805599453), xc);
-    llvm::Value *small = fma(negK, pick(1.4286068203094173e-06, 2.3190468138462996e-17), tail);
-    DoubleDouble rr = twoSum(r, small);
-    // e^(hi + lo) = 1 + hi + hi^2 P(hi) + lo (1 + hi), to first order in lo.
-    llvm::Value *q = fma(b.CreateFMul(rr.hi, rr.hi), poly(rr.hi, byType(kExpF32, kExpF64)),
-                         b.CreateFMul(rr.lo, b.CreateFAdd(c(1.0), rr.hi)));
-    DoubleDouble sum = fastTwoSum(c(1.0), rr.hi);
-    p = b.CreateFAdd(sum.hi, b.CreateFAdd(sum.lo, q));
+    // (1 + q) * 2^(k/2) in one fma: the same value (2^(k/2) is normal, so
+    // scaling commutes with rounding), one instruction fewer.
+    llvm::Value *scaled = b.CreateFMul(fma(q, firstScale, firstScale), secondScale);
+    return select(isNan(x), x, scaled);
   }
-  // 2^k in two factors, so that the last multiply rounds once.
-  llvm::Value *k = b.CreateFPToSI(kf, intType);
-  llvm::Value *kHalf = b.CreateAShr(k, ci(1));
-  llvm::Value *scaled = b.CreateFMul(b.CreateFMul(p, pow2(kHalf)), pow2(b.CreateSub(k, kHalf)));
+  // Keep r in two parts so the tail's bits survive. f32: xc - k*ln2Hi is
+  // exact with a 16-bit ln2Hi (Sterbenz); f64: with fma, as above.
+  llvm::Value *r = fma(negK, pick(0.693145751953125, 0.6931471805599453), xc);
+  llvm::Value *small = fma(negK, pick(1.4286068203094173e-06, 2.3190468138462996e-17), tail);
+  DoubleDouble rr = twoSum(r, small);
+  // e^(hi + lo) = 1 + hi + hi^2 P(hi) + lo (1 + hi), to first order in lo.
+  llvm::Value *q = fma(b.CreateFMul(rr.hi, rr.hi), poly(rr.hi, byType(kExpF32, kExpF64)),
+                       b.CreateFMul(rr.lo, b.CreateFAdd(c(1.0), rr.hi)));
+  DoubleDouble sum = fastTwoSum(c(1.0), rr.hi);
+  llvm::Value *p = b.CreateFAdd(sum.hi, b.CreateFAdd(sum.lo, q));
+  llvm::Value *scaled = b.CreateFMul(b.CreateFMul(p, firstScale), secondScale);
   return select(isNan(x), x, scaled);
 }
 
@@ -291,7 +293,8 @@ llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x) {
   r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
   llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, byType(kExpF32, kExpF64)), r);
   llvm::Value *scale = fromBits(b.CreateShl(toBits(n), ci(mantissaBits())));
-  llvm::Value *result = b.CreateFMul(b.CreateFAdd(c(1.0), q), scale);
+  // (1 + q) * 2^k as one fma: the same value where it is normal.
+  llvm::Value *result = fma(q, scale, scale);
   return select(flushed, c(0.0), result);
 }
 
