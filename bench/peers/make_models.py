@@ -26,8 +26,8 @@ class Graph:
         self.nodes, self.inputs, self.inits = [], [], []
         self.count = 0
 
-    def input(self, name, shape):
-        self.inputs.append(helper.make_tensor_value_info(name, F, shape))
+    def input(self, name, shape, dtype=F):
+        self.inputs.append(helper.make_tensor_value_info(name, dtype, shape))
         return name
 
     def const(self, value, dtype=np.float32):
@@ -41,8 +41,8 @@ class Graph:
         self.nodes.append(helper.make_node(kind, list(inputs), [out], **attrs))
         return out
 
-    def save(self, path, outputs):
-        outs = [helper.make_tensor_value_info(name, F, None) for name in outputs]
+    def save(self, path, outputs, dtype=F):
+        outs = [helper.make_tensor_value_info(name, dtype, None) for name in outputs]
         graph = helper.make_graph(self.nodes, self.name, self.inputs, outs, self.inits)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
         model.ir_version = 8
@@ -121,6 +121,17 @@ def build(name):
         y = g.op("Mul", g.op("Transpose", heads, perm=[0, 2, 1, 3]), g.const(0.125))
     elif name == "bert_layer":
         y = bert_layer(g)
+    elif name in ("layernorm_f16", "softmax_f16"):
+        # Mixed precision as autocast exports it: f16 in and out, f32 inside.
+        # (bf16 has no peer: onnxruntime-node's tensors have no bfloat16.)
+        h = TensorProto.FLOAT16
+        x = g.op("Cast", g.input("x", ["R", 768 if name == "layernorm_f16" else 1024], h), to=F)
+        if name == "layernorm_f16":
+            x = layernorm(g, x, g.input("gamma", [768]), g.input("beta", [768]), 1e-5)
+        else:
+            x = softmax_last(g, x)
+        g.save(os.path.join(OUT, f"{name}.onnx"), [g.op("Cast", x, to=h)], h)
+        return
     else:
         raise SystemExit(f"unknown workload {name}")
     g.save(os.path.join(OUT, f"{name}.onnx"), [y])
@@ -158,7 +169,7 @@ def bert_layer(g):
 
 WORKLOADS = ["layernorm", "skip_layernorm", "bias_gelu", "gelu_tanh", "attn_softmax", "rmsnorm",
              "layernorm_bwd", "softmax_small_rows", "softmax_long_rows", "bias_grad",
-             "heads_transpose", "bert_layer"]
+             "heads_transpose", "bert_layer", "layernorm_f16", "softmax_f16"]
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
