@@ -67,6 +67,10 @@ public:
 
 private:
   void chooseDominants();
+  /// True for a batch-column reduction whose own mapping gives each batch
+  /// index one block with every column ([B, L, C] reduced over L: a block
+  /// per b), so that groups over the batch dims can follow its blocks.
+  bool ownsWholeBatches(const Operation &dominant) const;
   /// The row dims of a group aligned with the main mapping's rows `rows`
   /// (their count), or nullopt when its tiles cannot follow the main ones.
   std::optional<size_t> alignedRowDims(const Operation &dominant,

@@ -112,10 +112,28 @@ void KernelStitcher::chooseDominants() {
   for (const GroupInputs &in : inputs_)
     for (int p : in.reads)
       ++readers_[static_cast<size_t>(p)];
-  main_ = static_cast<int>(dominants_.size()) - 1;
+  // The main dominant: the last row reduction; else the last batch-column
+  // reduction whose blocks own whole batches (the statistics of [B, L, C]
+  // over L: what reads them per (b, c) stays in the batch's block); else
+  // the last dominant.
+  main_ = -1;
   for (size_t g = 0; g < dominants_.size(); ++g)
     if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
       main_ = static_cast<int>(g);
+  for (size_t g = 0; g < dominants_.size() && main_ < 0; ++g)
+    if (ownsWholeBatches(*dominants_[dominants_.size() - 1 - g]))
+      main_ = static_cast<int>(dominants_.size() - 1 - g);
+  if (main_ < 0)
+    main_ = static_cast<int>(dominants_.size()) - 1;
+}
+
+bool KernelStitcher::ownsWholeBatches(const Operation &dominant) const {
+  MappingShape shape = classifyMapping(dominant);
+  if (shape.kind != MappingKind::BatchColumnReduce)
+    return false;
+  const ThreadMapping &mapping = planVariants(dominant, target_).back().groups[0].mapping;
+  std::optional<int64_t> cols = shape.cols.constantValue();
+  return mapping.colsPerBlock == 0 || (cols && mapping.colsPerBlock >= *cols);
 }
 
 std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
@@ -127,6 +145,14 @@ std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
       return std::nullopt;
     // The kept dims must be exactly the row dims.
     if (dimProduct(suffixFrom(in, rows.size())) != shape.cols)
+      return std::nullopt;
+    return rows.size();
+  }
+  if (shape.kind == MappingKind::BatchColumnReduce) {
+    // Its batch dims are the rows, and its block holds all their columns.
+    const std::vector<DimExpr> &in = dominant.operand(0)->type().shape();
+    if (shape.batch != dimProduct(rows) || prefixOf(in, rows.size()) != rows ||
+        !ownsWholeBatches(dominant))
       return std::nullopt;
     return rows.size();
   }
@@ -310,16 +336,24 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   // A split row reduction's rows: groups over them split their rows into the
   // same chunks, and every edge is Global (no block owns a whole row).
   bool splitRows = mainMapping.kind == MappingKind::RowPartial;
-  if (rowMajor || splitRows) {
+  // A batch-column main: its batch indices are the rows, a block each.
+  bool batchMajor = mainMapping.kind == MappingKind::BatchColumnReduce && ownsWholeBatches(mainOp);
+  // What the aligned groups' row count is: the main's rows, or its batch.
+  DimExpr mainRows = batchMajor ? mainMapping.batch : mainMapping.rows;
+  if (rowMajor || splitRows || batchMajor) {
     const std::vector<DimExpr> &result = mainOp.type().shape();
     if (mainMapping.kind == MappingKind::RowReduce || splitRows)
       rows = result;
     else if (mainMapping.kind == MappingKind::ColumnPartial)
       rows = prefixOf(mainOp.operand(0)->type().shape(),
                       static_cast<size_t>(mainOp.operand(0)->type().rank()) - result.size());
-    else
+    else if (batchMajor) {
+      const std::vector<int64_t> &reduced = mainOp.attr("dims")->getIntList();
+      rows = prefixOf(mainOp.operand(0)->type().shape(),
+                      static_cast<size_t>(*std::min_element(reduced.begin(), reduced.end())));
+    } else
       rows = prefixOf(result, result.empty() ? 0 : result.size() - 1);
-    if (dimProduct(*rows) != mainMapping.rows)
+    if (dimProduct(*rows) != mainRows)
       rows.reset();
   }
 
@@ -360,15 +394,25 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
         splits.emplace_back(g, fallback);
       } else if (rows) {
         rowDims[g] = alignedRowDims(dominant, *rows);
+        // A batch-column block holds one batch index: the main's blocks
+        // must hold one row each.
+        if (group.mapping.kind == MappingKind::BatchColumnReduce && mainMapping.rowsPerBlock != 1)
+          rowDims[g].reset();
       }
       if (!rowDims[g]) {
         for (const PlanBuffer &b : fallback.buffers)
           v.buffers.push_back(b);
+      } else if (group.mapping.kind == MappingKind::BatchColumnReduce) {
+        // Its own mapping already gives each batch index one block.
+        group.blocks = v.grid;
+        for (const PlanBuffer &b : fallback.buffers)
+          if (b.accumulators)
+            v.buffers.push_back(b);
       } else if (group.mapping.kind != MappingKind::ColumnPartial) {
         const std::vector<DimExpr> &shape = group.mapping.kind == MappingKind::RowReduce
                                                 ? dominant.operand(0)->type().shape()
                                                 : dominant.type().shape();
-        group.mapping.rows = mainMapping.rows;
+        group.mapping.rows = mainRows;
         group.mapping.cols = dimProduct(suffixFrom(shape, *rowDims[g]));
         group.mapping.rowsPerBlock = mainMapping.rowsPerBlock;
         group.mapping.colsPerBlock = 0;
