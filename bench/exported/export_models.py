@@ -100,6 +100,24 @@ class Softmax(nn.Module):
         return torch.softmax(x, dim=-1)
 
 
+class AmpLayerNorm(nn.Module):
+    """LayerNorm under autocast: f16 activations, computed in f32."""
+
+    def __init__(self, hidden=768):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden, eps=1e-5)
+
+    def forward(self, x):
+        return self.norm(x.float()).half()
+
+
+class AmpSoftmax(nn.Module):
+    """Softmax under autocast: f16 scores, computed in f32."""
+
+    def forward(self, x):
+        return torch.softmax(x.float(), dim=-1).half()
+
+
 class BiasGrad(nn.Module):
     def forward(self, dy):
         return dy.sum(0)
@@ -214,6 +232,8 @@ def suite():
         "softmax_long_rows": (Softmax(), {"x": ["rows", "cols"]}, {"rows": 64, "cols": 30000},
                               "softmax_long_rows"),
         "bias_grad": (BiasGrad(), {"dy": ["rows", 1024]}, {"rows": 65536}, "bias_grad"),
+        "layernorm_f16": (AmpLayerNorm(), {"x": ["rows", 768]}, {"rows": 16384}, "layernorm_f16"),
+        "softmax_f16": (AmpSoftmax(), {"x": ["rows", 1024]}, {"rows": 16384}, "softmax_f16"),
         "heads_transpose": (HeadsTranspose(), {"x": ["B", "S", 768]}, {"B": 32, "S": 128},
                             "heads_transpose"),
         "transpose_2d": (Transpose2d(), {"x": ["rows", 1024]}, {"rows": 16384}, None),
@@ -229,22 +249,24 @@ def suite():
 
 
 INTEGER_INPUTS = {"labels"}
+# Models whose float inputs are f16 (mixed precision).
+HALF_MODELS = {"layernorm_f16", "softmax_f16"}
 
 
-def example_input(name, shape):
+def example_input(name, shape, half=False):
     small = {"rows": 6, "tokens": 6, "B": 2, "S": 5, "L": 7, "cols": 9}
     dims = [small.get(d, d) if isinstance(d, str) else d for d in shape]
     if name in INTEGER_INPUTS:
         return torch.randint(0, dims[-1] if len(dims) > 1 else 4, dims)
     if name == "mask":
         return torch.ones(*dims)
-    return torch.randn(*dims)
+    return torch.randn(*dims).half() if half else torch.randn(*dims)
 
 
 def export(name, entry, out_dir):
     module, inputs, sizes, twin = entry
     module.eval()
-    args = tuple(example_input(n, s) for n, s in inputs.items())
+    args = tuple(example_input(n, s, name in HALF_MODELS) for n, s in inputs.items())
     if name == "cross_entropy":
         args = (args[0], torch.randint(0, args[0].shape[1], (args[0].shape[0],)))
     outputs = module(*args)
@@ -257,7 +279,8 @@ def export(name, entry, out_dir):
                           dynamic_axes=dynamic, opset_version=OPSET, do_constant_folding=True)
     with open(os.path.join(out_dir, name + ".json"), "w") as f:
         json.dump({"name": name, "inputs": inputs, "dims": sizes, "twin": twin,
-                   "integer_inputs": sorted(INTEGER_INPUTS & set(inputs))}, f, indent=1)
+                   "integer_inputs": sorted(INTEGER_INPUTS & set(inputs)),
+                   "half_inputs": sorted(inputs) if name in HALF_MODELS else []}, f, indent=1)
     return path
 
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { randomFloats, timeWithProfiler } from '../peers/ort_common.mjs';
+import { halfBits, randomFloats, timeWithProfiler } from '../peers/ort_common.mjs';
 
 // onnxruntime-node is installed under bench/peers (bench/run-workloads.sh).
 const require = createRequire(new URL('../peers/package.json', import.meta.url));
@@ -26,6 +26,9 @@ function inputTensor(inputName, dims) {
   const n = dims.reduce((a, b) => a * b, 1);
   if ((spec.integer_inputs ?? []).includes(inputName)) {
     return new ort.Tensor('int64', new BigInt64Array(n), dims);
+  }
+  if ((spec.half_inputs ?? []).includes(inputName)) {
+    return new ort.Tensor('float16', halfBits(randomFloats(n)), dims);
   }
   return new ort.Tensor('float32', randomFloats(n), dims);
 }

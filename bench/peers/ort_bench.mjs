@@ -9,7 +9,7 @@
 
 import path from 'node:path';
 import ort from 'onnxruntime-node';
-import { randomFloats, timeWithProfiler } from './ort_common.mjs';
+import { halfBits, randomFloats, timeWithProfiler } from './ort_common.mjs';
 
 const [modelsDir, threadsArg, itersArg, only] = process.argv.slice(2);
 const threads = Number(threadsArg ?? 2);
@@ -33,29 +33,6 @@ const shapes = {
   layernorm_f16: { R: 16384 },
   softmax_f16: { R: 16384 },
 };
-
-/// The f16 bits nearest to f32 values in [-1, 1) (normal or zero there,
-/// ties to even).
-function halfBits(floats) {
-  const bits = new Uint16Array(floats.length);
-  const word = new Uint32Array(1);
-  const asFloat = new Float32Array(word.buffer);
-  for (let i = 0; i < floats.length; ++i) {
-    asFloat[0] = floats[i];
-    const w = word[0];
-    const sign = (w >>> 16) & 0x8000;
-    const exponent = ((w >>> 23) & 0xff) - 127 + 15;
-    if (exponent <= 0) {
-      bits[i] = sign; // below f16's normal range: zero is close enough here
-      continue;
-    }
-    let half = sign | (exponent << 10) | ((w >>> 13) & 0x3ff);
-    const rest = w & 0x1fff;
-    if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half += 1;
-    bits[i] = half;
-  }
-  return bits;
-}
 
 function randomTensor(type, dims) {
   const n = dims.reduce((a, b) => a * b, 1);

@@ -17,6 +17,29 @@ export function randomFloats(n) {
   return data;
 }
 
+/// The f16 bits nearest to f32 values in [-1, 1) (ties to even; values
+/// below f16's normal range become zero, which is close enough for timing).
+export function halfBits(floats) {
+  const bits = new Uint16Array(floats.length);
+  const word = new Uint32Array(1);
+  const asFloat = new Float32Array(word.buffer);
+  for (let i = 0; i < floats.length; ++i) {
+    asFloat[0] = floats[i];
+    const w = word[0];
+    const sign = (w >>> 16) & 0x8000;
+    const exponent = ((w >>> 23) & 0xff) - 127 + 15;
+    if (exponent <= 0) {
+      bits[i] = sign;
+      continue;
+    }
+    let half = sign | (exponent << 10) | ((w >>> 13) & 0x3ff);
+    const rest = w & 0x1fff;
+    if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half += 1;
+    bits[i] = half;
+  }
+  return bits;
+}
+
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];

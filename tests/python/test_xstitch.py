@@ -183,6 +183,11 @@ class PyTorchExportTest(unittest.TestCase):
              {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("gpt2", suite.Gpt2Block(hidden=64, heads=4).eval(), (torch.randn(2, 5, 64),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            # Mixed precision: f16 activations, f32 inside (Cast nodes).
+            ("amp_layernorm", suite.AmpLayerNorm(64).eval(), (torch.randn(2, 5, 64).half(),),
+             ["x"], {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("amp_softmax", suite.AmpSoftmax().eval(), (torch.randn(2, 7).half(),), ["x"],
+             {"x": {0: "R", 1: "C"}, "y": {0: "R", 1: "C"}}),
             ("cross_entropy", suite.CrossEntropy().eval(),
              (torch.randn(6, 10), torch.randint(0, 10, (6,))), ["logits", "labels"],
              {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
@@ -193,7 +198,7 @@ class PyTorchExportTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.directory.cleanup()
 
-    def check(self, name, inputs, atol=1e-5):
+    def check(self, name, inputs, atol=1e-5, rtol=1e-4):
         module, path = self.models[name]
         exe = xstitch.compile(path)
         before = xstitch.stats()["bytes_copied"]
@@ -201,7 +206,7 @@ class PyTorchExportTest(unittest.TestCase):
         self.assertEqual(xstitch.stats()["bytes_copied"], before, "inputs were copied")
         with torch.no_grad():
             expected = module(*inputs)
-        torch.testing.assert_close(torch.from_dlpack(y), expected, atol=atol, rtol=1e-4)
+        torch.testing.assert_close(torch.from_dlpack(y), expected, atol=atol, rtol=rtol)
         return exe
 
     def test_skip_layernorm(self):
@@ -230,6 +235,11 @@ class PyTorchExportTest(unittest.TestCase):
 
     def test_cross_entropy_label_pick(self):
         self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))
+
+    def test_mixed_precision_layernorm_and_softmax(self):
+        # f16 results: one f16 rounding of f32 values apart at most.
+        self.check("amp_layernorm", (torch.randn(3, 11, 64).half(),), atol=4e-3, rtol=1e-3)
+        self.check("amp_softmax", (torch.randn(37, 1000).half(),), atol=1e-5, rtol=1e-3)
 
     def test_inputs_by_name(self):
         module, path = self.models["skip_layernorm"]
