@@ -158,6 +158,7 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
         absl::StatusOr<int64_t> value = bytes.evaluate(dims);
         out += strCat("    buffer ", valueName(b.value), ": ", bufferLevelName(b.level),
                       b.accumulators ? " accumulators"
+                      : b.staging    ? " staging (the transpose's tile)"
                       : b.partials   ? strCat(" partials (", elementTypeName(type), ")")
                       : b.inResult   ? strCat(" in the result ", valueName(b.inResult),
                                               "'s tile, which overwrites it")

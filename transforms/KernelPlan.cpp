@@ -51,6 +51,19 @@ std::string_view mappingKindName(MappingKind kind) {
   return "?";
 }
 
+bool swapsLastTwoDims(const Operation &op) {
+  if (op.kind() != OpKind::Transpose)
+    return false;
+  const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
+  int64_t rank = static_cast<int64_t>(perm.size());
+  if (rank < 2 || perm[rank - 1] != rank - 2 || perm[rank - 2] != rank - 1)
+    return false;
+  for (int64_t d = 0; d + 2 < rank; ++d)
+    if (perm[d] != d)
+      return false;
+  return true;
+}
+
 ElementType streamedElementType(const Operation &dominant) {
   bool reads = dominant.info().category == OpCategory::Reduce && dominant.numOperands() > 0;
   const Value *start = reads ? dominant.operand(0) : dominant.result();
@@ -165,6 +178,7 @@ void printVariant(std::string &out, const KernelVariant &v, size_t index) {
   for (const PlanBuffer &b : v.buffers)
     buffers.push_back(strCat(valueRef(b.value), " ", bufferLevelName(b.level),
                              b.accumulators ? " accumulators "
+                             : b.staging    ? " staging "
                              : b.partials   ? " partials "
                              : b.inResult   ? strCat(" in ", valueRef(b.inResult), " ")
                                             : " ",

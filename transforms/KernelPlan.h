@@ -147,7 +147,16 @@ struct PlanBuffer {
   /// after it is overwritten; the tile takes no block-buffer space and needs
   /// no bound on its size.
   const Value *inResult = nullptr;
+  /// Block level only: a transpose's staging tile (allocated by its own
+  /// loops, TargetDescription::stagesTransposeTiles): the block reads its
+  /// input tile into it along the input's rows and writes it out along the
+  /// result's, not a tile of the value.
+  bool staging = false;
 };
+
+/// A transpose that swaps the last two dims and keeps the leading ones in
+/// place (perm [0, ..., r-3, r-1, r-2]).
+bool swapsLastTwoDims(const Operation &op);
 
 /// The element type whose vectors a group with this dominant streams: a
 /// reduction's operand, any other op's result; a 16-bit float instead where

@@ -192,7 +192,14 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
     // The operand is read with a stride along the output's rows: square tiles
     // keep the lines a tile reads in cache while its rows write whole lines.
     int64_t tile = 8 * ctx.vectorWidth;
-    return {ctx.variant({}, tile, tile)};
+    KernelVariant v = ctx.variant({}, tile, tile);
+    // A row more than the tile has, so that reading a column of the staged
+    // tile touches every bank of GPU shared memory once.
+    if (ctx.target->stagesTransposeTiles && swapsLastTwoDims(*ctx.dominant))
+      v.buffers.push_back(PlanBuffer{ctx.dominant->result(), BufferLevel::Block,
+                                     DimExpr(tile * (tile + 1)), false, false, nullptr,
+                                     /*staging=*/true});
+    return {v};
   }
   bool canSplit = s.kind == MappingKind::Elementwise;
   int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);

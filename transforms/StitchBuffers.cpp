@@ -38,7 +38,7 @@ void KernelStitcher::placeTilesInResults(
       order.push_back(&b);
   for (PlanBuffer *buffer : order) {
     PlanBuffer &b = *buffer;
-    if (b.level != BufferLevel::Block || b.accumulators || b.partials)
+    if (b.level != BufferLevel::Block || b.accumulators || b.staging || b.partials)
       continue;
     std::optional<size_t> reader;
     bool one = true;

@@ -296,7 +296,7 @@ KernelVariant KernelStitcher::planWithinBudget(const KernelVariant &mainVariant,
     int64_t total = 0, largestBytes = 0;
     const Value *largest = nullptr;
     for (const PlanBuffer &b : v.buffers) {
-      if (b.level != BufferLevel::Block || b.accumulators || b.inResult)
+      if (b.level != BufferLevel::Block || b.accumulators || b.staging || b.inResult)
         continue;
       // Block buffers are bounded when planned (sizeBound); an unbounded
       // one counts as the whole budget.

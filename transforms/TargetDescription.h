@@ -55,6 +55,11 @@ struct TargetDescription {
   /// (HostLaunchVariant::cooperative), launched where its blocks fit on the
   /// GPU at once instead of one launch per phase.
   bool gridBarrier = false;
+  /// GPUs: a transpose that swaps the last two dims stages each block's
+  /// tile in a block buffer (PlanBuffer::staging), read along the input's
+  /// rows and written along the result's, so that both are coalesced; CPUs
+  /// move tiles through registers instead (backends/common/TransposeTiles.h).
+  bool stagesTransposeTiles = false;
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;

@@ -234,6 +234,8 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   };
   if (isRegisterTranspose(group))
     emitTransposeTiles(group, rowBegin, rowEnd, colBegin, colEnd, elementLoop);
+  else if (isStagedTranspose(group))
+    emitStagedTranspose(group, rowBegin, rowEnd, colBegin, colEnd);
   else
     elementLoop();
 }

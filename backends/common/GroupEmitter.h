@@ -55,6 +55,8 @@ struct GroupEmission {
   /// Partial and combine mappings: the partial states (of the accumulation
   /// type, KernelPlan::partials).
   llvm::Value *partials = nullptr;
+  /// A staged transpose's block buffer (PlanBuffer::staging), or null.
+  llvm::Value *staging = nullptr;
 };
 
 /// The value of reduction `op` at result index `resultIndex`, looping over

@@ -113,7 +113,7 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
       return bad("group ", group, " cannot write %", value->name(), ": its shape is not the",
                  " dominant's");
   for (const PlanBuffer &buffer : variant.buffers) {
-    if (buffer.accumulators || buffer.level == BufferLevel::Register)
+    if (buffer.accumulators || buffer.staging || buffer.level == BufferLevel::Register)
       continue;
     auto writer = layout.writer.find(buffer.value);
     if (writer == layout.writer.end())
@@ -233,10 +233,20 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     if (layout.phaseOf[static_cast<size_t>(group)] < first && layout.globalArg.contains(value))
       gen.setMaterialized(value, ctx.buffers[static_cast<size_t>(layout.globalArg.at(value))]);
 
-  absl::flat_hash_map<const Value *, llvm::Value *> blockBase;
+  absl::flat_hash_map<const Value *, llvm::Value *> blockBase, stagingBase;
   // In the plan's order, not the map's: the code (buffer offsets) must not
   // depend on where values happen to be in memory.
   for (const PlanBuffer &planned : variant.buffers) {
+    if (planned.staging && planned.level == BufferLevel::Block) {
+      auto writer = layout.writer.find(planned.value);
+      int phase =
+          writer == layout.writer.end() ? -1 : layout.phaseOf[static_cast<size_t>(writer->second)];
+      if (phase >= first && phase <= last && !stagingBase.contains(planned.value))
+        stagingBase[planned.value] = target.allocateBlockBuffer(
+            b, storageType(b.getContext(), planned.value->type().elementType()),
+            gen.dim(planned.elements));
+      continue;
+    }
     auto found = layout.blockBuffer.find(planned.value);
     if (found == layout.blockBuffer.end() || found->second != &planned)
       continue;
@@ -258,6 +268,8 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
       if (auto arg = layout.partialArg.find(group.dominant->result());
           arg != layout.partialArg.end())
         emission.partials = ctx.buffers[static_cast<size_t>(arg->second)];
+      if (auto staging = stagingBase.find(group.dominant->result()); staging != stagingBase.end())
+        emission.staging = staging->second;
       for (const Operation *op : group.ops) {
         const Value *value = op->result();
         if (isPartial(group.mapping.kind) && op == group.dominant)

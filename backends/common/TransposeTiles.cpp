@@ -1,25 +1,11 @@
 #include "backends/common/TransposeTiles.h"
 
+#include "backends/common/LoopBuilder.h"
 #include "backends/common/TypeLowering.h"
 
 namespace xs {
 
 namespace {
-
-/// perm = [0, 1, ..., r-3, r-1, r-2]: the last two dims swap, the leading
-/// ones stay.
-bool swapsLastTwo(const Operation &op) {
-  if (op.kind() != OpKind::Transpose)
-    return false;
-  const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
-  int64_t rank = static_cast<int64_t>(perm.size());
-  if (rank < 2 || perm[rank - 1] != rank - 2 || perm[rank - 2] != rank - 1)
-    return false;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    if (perm[d] != d)
-      return false;
-  return true;
-}
 
 /// v[k] holds row k of a V x V tile; afterwards v[a] holds column a. Each
 /// round swaps the off-diagonal d x d blocks of pairs of rows d apart.
@@ -48,7 +34,7 @@ bool isRegisterTranspose(GroupEmission &group) {
   KernelContext &ctx = group.gen.context();
   const PlanGroup &plan = group.group;
   int64_t width = plan.mapping.vectorWidth;
-  if (plan.ops.size() != 1 || !swapsLastTwo(*plan.dominant) || width < 2 ||
+  if (plan.ops.size() != 1 || !swapsLastTwoDims(*plan.dominant) || width < 2 ||
       (width & (width - 1)) != 0 || width > 64 || !isSingleLane(ctx.target.laneCount(ctx.b)))
     return false;
   if (group.gen.wholeTensorBase(plan.dominant->operand(0)) == nullptr)
@@ -129,6 +115,91 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
         elementLoop();
         return std::vector<llvm::Value *>{};
       });
+}
+
+bool isStagedTranspose(GroupEmission &group) {
+  const PlanGroup &plan = group.group;
+  if (!group.staging || plan.ops.size() != 1 || !swapsLastTwoDims(*plan.dominant) ||
+      plan.mapping.rowsPerBlock < 1 || plan.mapping.colsPerBlock < 1)
+    return false;
+  if (group.gen.wholeTensorBase(plan.dominant->operand(0)) == nullptr)
+    return false;
+  for (const GroupOutput &output : group.outputs)
+    if (output.blockLocal || output.value != plan.dominant->result())
+      return false;
+  return !group.outputs.empty();
+}
+
+void emitStagedTranspose(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
+                         llvm::Value *colBegin, llvm::Value *colEnd) {
+  ElementGenerator &gen = group.gen;
+  KernelContext &ctx = gen.context();
+  llvm::IRBuilder<> &b = ctx.b;
+  const Operation &transpose = *group.group.dominant;
+  const std::vector<DimExpr> &shape = transpose.type().shape();
+  // Output [..., I, J] from input [..., J, I]; output rows are the leading
+  // dims and I collapsed, cols are J. The staging tile holds the block's
+  // tile column-major: column jj of the output tile is its row jj, of
+  // tileRows + 1 elements (the padding).
+  llvm::Value *inner = gen.dim(shape[shape.size() - 2]);
+  llvm::Value *cols = gen.dim(shape.back());
+  llvm::Value *pitch = b.getInt64(group.group.mapping.rowsPerBlock + 1);
+  llvm::Value *tileRows = b.CreateSub(rowEnd, rowBegin), *tileCols = b.CreateSub(colEnd, colBegin);
+  ElementType type = transpose.type().elementType();
+  llvm::Type *element = storageType(b.getContext(), type);
+  llvm::Value *input = gen.wholeTensorBase(transpose.operand(0));
+  llvm::Value *lane = ctx.target.laneId(b), *lanes = ctx.target.laneCount(b);
+  auto lanesOver = [&](llvm::Value *count, const char *name,
+                       const std::function<void(llvm::Value *)> &body) {
+    emitStridedLoop(
+        b, lane, count, lanes, {},
+        [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
+          body(k);
+          return std::vector<llvm::Value *>{};
+        },
+        name);
+  };
+  auto each = [&](llvm::Value *count, const char *name,
+                  const std::function<void(llvm::Value *)> &body) {
+    emitLoop(
+        b, b.getInt64(0), count, {},
+        [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
+          body(k);
+          return std::vector<llvm::Value *>{};
+        },
+        name);
+  };
+  // Lane rr reads output row rowBegin + rr: input elements (lead, j, i) for
+  // the tile's j, adjacent lanes at adjacent i.
+  lanesOver(tileRows, "stage.row", [&](llvm::Value *rr) {
+    llvm::Value *row = b.CreateAdd(rowBegin, rr);
+    llvm::Value *lead = b.CreateUDiv(row, inner);
+    llvm::Value *i = b.CreateSub(row, b.CreateMul(lead, inner));
+    llvm::Value *inputRows = b.CreateMul(lead, cols);
+    each(tileCols, "stage.col", [&](llvm::Value *jj) {
+      llvm::Value *j = b.CreateAdd(colBegin, jj);
+      llvm::Value *at = b.CreateAdd(b.CreateMul(b.CreateAdd(inputRows, j), inner), i);
+      llvm::Value *value = b.CreateLoad(element, b.CreateInBoundsGEP(element, input, at));
+      b.CreateStore(value, b.CreateInBoundsGEP(element, group.staging,
+                                               b.CreateAdd(b.CreateMul(jj, pitch), rr)));
+    });
+  });
+  ctx.target.emitBlockBarrier(b);
+  // Lane jj writes output column colBegin + jj, adjacent lanes at adjacent j.
+  lanesOver(tileCols, "unstage.col", [&](llvm::Value *jj) {
+    llvm::Value *j = b.CreateAdd(colBegin, jj);
+    each(tileRows, "unstage.row", [&](llvm::Value *rr) {
+      llvm::Value *value =
+          b.CreateLoad(element, b.CreateInBoundsGEP(element, group.staging,
+                                                    b.CreateAdd(b.CreateMul(jj, pitch), rr)));
+      llvm::Value *at = b.CreateAdd(b.CreateMul(b.CreateAdd(rowBegin, rr), cols), j);
+      for (const GroupOutput &output : group.outputs)
+        b.CreateStore(value, b.CreateInBoundsGEP(element, output.base, at));
+    });
+  });
+  // The staging tile is read by every lane before anything rewrites it (the
+  // next tile of a group striding over its blocks).
+  ctx.target.emitBlockBarrier(b);
 }
 
 } // namespace xs

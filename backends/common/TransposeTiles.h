@@ -1,12 +1,18 @@
 #ifndef XSTITCH_BACKENDS_COMMON_TRANSPOSETILES_H
 #define XSTITCH_BACKENDS_COMMON_TRANSPOSETILES_H
 
-// Transposes through registers: a group that only swaps the last two dims
-// of a tensor in memory moves each V x V tile (V the mapping's vector width)
-// with V vector loads along the input's rows, a network of log2(V) rounds of
-// two-input shuffles, and V vector stores along the output's rows. The
-// element loop would read the input with a stride (a gather per vector);
-// this reads and writes whole vectors. CPU targets (one lane per block).
+// Transposes of the last two dims without strided reads. The element loop
+// walks the output's rows and so reads the input with a stride: a gather per
+// vector on CPUs, a memory transaction per lane on GPUs. Instead:
+// - CPUs (one lane per block): through registers. Each V x V tile (V the
+//   mapping's vector width) moves with V vector loads along the input's
+//   rows, a network of log2(V) rounds of two-input shuffles, and V vector
+//   stores along the output's rows.
+// - GPUs: through the block's staging tile (PlanBuffer::staging, shared
+//   memory). The block's lanes read its input tile along the input's rows
+//   into the staging tile, a block barrier, then write it along the
+//   result's rows: adjacent lanes touch adjacent elements in both, and the
+//   tile's padding row spreads a column over every bank.
 
 #include <functional>
 
@@ -24,6 +30,15 @@ bool isRegisterTranspose(GroupEmission &group);
 void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
                         llvm::Value *colBegin, llvm::Value *colEnd,
                         const std::function<void()> &elementLoop);
+
+/// Whether the group's block can be emitted by emitStagedTranspose: a lone
+/// transpose of the last two dims with a staging tile (GPUs).
+bool isStagedTranspose(GroupEmission &group);
+
+/// Emits the block's tile [rowBegin, rowEnd) x [colBegin, colEnd) of the
+/// output (as emitTransposeTiles) through the staging tile.
+void emitStagedTranspose(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
+                         llvm::Value *colBegin, llvm::Value *colEnd);
 
 } // namespace xs
 

@@ -75,6 +75,7 @@ TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int6
   t.blockBufferBytes = std::min(limits.sharedBytesPerBlock, limits.sharedBytesPerSM / blocksPerSM);
   t.parallelUnits = limits.smCount * blocksPerSM;
   t.gridBarrier = true;
+  t.stagesTransposeTiles = true;
   t.vectorBytes = 16;
   // Each lane takes two 16-byte vectors of f32 per pass over a row; a split
   // row gives a block a chunk that keeps all its lanes that busy.
