@@ -51,17 +51,20 @@ std::string_view mappingKindName(MappingKind kind) {
   return "?";
 }
 
-bool swapsLastTwoDims(const Operation &op) {
+std::optional<size_t> transposedBlockStart(const Operation &op) {
   if (op.kind() != OpKind::Transpose)
-    return false;
+    return std::nullopt;
   const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
   int64_t rank = static_cast<int64_t>(perm.size());
-  if (rank < 2 || perm[rank - 1] != rank - 2 || perm[rank - 2] != rank - 1)
-    return false;
-  for (int64_t d = 0; d + 2 < rank; ++d)
-    if (perm[d] != d)
-      return false;
-  return true;
+  if (rank < 2)
+    return std::nullopt;
+  int64_t k = perm[static_cast<size_t>(rank - 1)];
+  if (k > rank - 2)
+    return std::nullopt;
+  for (int64_t d = 0; d + 1 < rank; ++d)
+    if (perm[static_cast<size_t>(d)] != (d < k ? d : d + 1))
+      return std::nullopt;
+  return static_cast<size_t>(k);
 }
 
 ElementType streamedElementType(const Operation &dominant) {

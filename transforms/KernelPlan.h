@@ -154,9 +154,12 @@ struct PlanBuffer {
   bool staging = false;
 };
 
-/// A transpose that swaps the last two dims and keeps the leading ones in
-/// place (perm [0, ..., r-3, r-1, r-2]).
-bool swapsLastTwoDims(const Operation &op);
+/// For a transpose that moves one operand dim k to the end and keeps the
+/// others in order (perm [0, ..., k-1, k+1, ..., r-1, k]: a 2-D transpose
+/// of [J, I] blocks, I the dims after k collapsed, as attention's K^T
+/// [B, S, H, D] -> [B, H, D, S]), the result dim where I begins (k); nullopt
+/// for any other op.
+std::optional<size_t> transposedBlockStart(const Operation &op);
 
 /// The element type whose vectors a group with this dominant streams: a
 /// reduction's operand, any other op's result; a 16-bit float instead where

@@ -195,7 +195,7 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
     KernelVariant v = ctx.variant({}, tile, tile);
     // A row more than the tile has, so that reading a column of the staged
     // tile touches every bank of GPU shared memory once.
-    if (ctx.target->stagesTransposeTiles && swapsLastTwoDims(*ctx.dominant))
+    if (ctx.target->stagesTransposeTiles && transposedBlockStart(*ctx.dominant))
       v.buffers.push_back(PlanBuffer{ctx.dominant->result(), BufferLevel::Block,
                                      DimExpr(tile * (tile + 1)), false, false, nullptr,
                                      /*staging=*/true});

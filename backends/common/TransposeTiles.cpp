@@ -7,6 +7,14 @@ namespace xs {
 
 namespace {
 
+/// I of a transposed block [J, I] -> [I, J]: the product of the result's
+/// dims from the block's start to the last but one.
+DimExpr transposedInner(const Operation &transpose) {
+  const std::vector<DimExpr> &shape = transpose.type().shape();
+  size_t start = *transposedBlockStart(transpose);
+  return dimProduct({shape.begin() + static_cast<std::ptrdiff_t>(start), shape.end() - 1});
+}
+
 /// v[k] holds row k of a V x V tile; afterwards v[a] holds column a. Each
 /// round swaps the off-diagonal d x d blocks of pairs of rows d apart.
 void transposeInRegisters(llvm::IRBuilder<> &b, std::vector<llvm::Value *> &v) {
@@ -34,7 +42,7 @@ bool isRegisterTranspose(GroupEmission &group) {
   KernelContext &ctx = group.gen.context();
   const PlanGroup &plan = group.group;
   int64_t width = plan.mapping.vectorWidth;
-  if (plan.ops.size() != 1 || !swapsLastTwoDims(*plan.dominant) || width < 2 ||
+  if (plan.ops.size() != 1 || !transposedBlockStart(*plan.dominant) || width < 2 ||
       (width & (width - 1)) != 0 || width > 64 || !isSingleLane(ctx.target.laneCount(ctx.b)))
     return false;
   if (group.gen.wholeTensorBase(plan.dominant->operand(0)) == nullptr)
@@ -54,9 +62,10 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   const std::vector<DimExpr> &shape = transpose.type().shape();
   int64_t width = group.group.mapping.vectorWidth;
   llvm::Value *v = b.getInt64(width);
-  // Output [..., I, J] from input [..., J, I]; rows are the leading dims and
-  // I collapsed, cols are J.
-  llvm::Value *inner = gen.dim(shape[shape.size() - 2]);
+  // Output [..., I, J] from input [..., J, I], I the dims from the block's
+  // start to the last collapsed; rows are the leading dims and I collapsed,
+  // cols are J.
+  llvm::Value *inner = gen.dim(transposedInner(transpose));
   llvm::Value *cols = gen.dim(shape.back());
   // Whole V x V tiles cover exactly the block when its bounds and I and J
   // are multiples of V (the transpose's own square tiles are; a group that
@@ -119,7 +128,7 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
 
 bool isStagedTranspose(GroupEmission &group) {
   const PlanGroup &plan = group.group;
-  if (!group.staging || plan.ops.size() != 1 || !swapsLastTwoDims(*plan.dominant) ||
+  if (!group.staging || plan.ops.size() != 1 || !transposedBlockStart(*plan.dominant) ||
       plan.mapping.rowsPerBlock < 1 || plan.mapping.colsPerBlock < 1)
     return false;
   if (group.gen.wholeTensorBase(plan.dominant->operand(0)) == nullptr)
@@ -137,11 +146,11 @@ void emitStagedTranspose(GroupEmission &group, llvm::Value *rowBegin, llvm::Valu
   llvm::IRBuilder<> &b = ctx.b;
   const Operation &transpose = *group.group.dominant;
   const std::vector<DimExpr> &shape = transpose.type().shape();
-  // Output [..., I, J] from input [..., J, I]; output rows are the leading
-  // dims and I collapsed, cols are J. The staging tile holds the block's
+  // Output [..., I, J] from input [..., J, I] (I collapsed as above); output
+  // rows are the leading dims and I collapsed, cols are J. The staging tile holds the block's
   // tile column-major: column jj of the output tile is its row jj, of
   // tileRows + 1 elements (the padding).
-  llvm::Value *inner = gen.dim(shape[shape.size() - 2]);
+  llvm::Value *inner = gen.dim(transposedInner(transpose));
   llvm::Value *cols = gen.dim(shape.back());
   llvm::Value *pitch = b.getInt64(group.group.mapping.rowsPerBlock + 1);
   llvm::Value *tileRows = b.CreateSub(rowEnd, rowBegin), *tileCols = b.CreateSub(colEnd, colBegin);

@@ -1,7 +1,9 @@
 #ifndef XSTITCH_BACKENDS_COMMON_TRANSPOSETILES_H
 #define XSTITCH_BACKENDS_COMMON_TRANSPOSETILES_H
 
-// Transposes of the last two dims without strided reads. The element loop
+// Transposes of the last two dims without strided reads (also of one dim
+// moved last, the dims after it collapsed: attention's K^T of [B, S, H, D]
+// is the 2-D transpose of each batch's [S, H*D]). The element loop
 // walks the output's rows and so reads the input with a stride: a gather per
 // vector on CPUs, a memory transaction per lane on GPUs. Instead:
 // - CPUs (one lane per block): through registers. Each V x V tile (V the
@@ -32,7 +34,7 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
                         const std::function<void()> &elementLoop);
 
 /// Whether the group's block can be emitted by emitStagedTranspose: a lone
-/// transpose of the last two dims with a staging tile (GPUs).
+/// transpose of a block (transposedBlockStart) with a staging tile (GPUs).
 bool isStagedTranspose(GroupEmission &group);
 
 /// Emits the block's tile [rowBegin, rowEnd) x [colBegin, colEnd) of the

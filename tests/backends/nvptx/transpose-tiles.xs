@@ -12,6 +12,9 @@
 // RUN: %xstitch-run %s --function=t2d --device=nvptx-sim --dim R=37 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=keys --device=nvptx-sim --dim B=2 --dim S=19 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=half --device=nvptx-sim:sm_80 --dim R=33 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run %s --function=head_keys --device=nvptx-sim --dim B=1 --dim S=45 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run %s --function=head_keys --explain --target=sm_90 --dim B=1 --dim S=45 | FileCheck %s --check-prefix=HEADS
+// HEADS: buffer %y: block staging
 // A transpose fused with other ops keeps the element loop.
 // RUN: %xstitch-run %s --function=scaled --emit=nvptx-llvm --target=sm_90 | FileCheck %s --check-prefix=FUSED
 // RUN: %xstitch-run %s --function=scaled --device=nvptx-sim --dim R=5 --check | FileCheck %s --check-prefix=PASS
@@ -34,6 +37,11 @@ func @t2d(%x: f32[R, 96]) -> (y: f32[96, R]) {
 
 func @keys(%k: f32[B, 12, S, 64]) -> (y: f32[B, 12, 64, S]) {
   %y = transpose %k {perm = [0, 1, 3, 2]}
+  return %y
+}
+
+func @head_keys(%k: f32[B, S, 4, 16]) -> (y: f32[B, 4, 16, S]) {
+  %y = transpose %k {perm = [0, 2, 3, 1]}
   return %y
 }
 

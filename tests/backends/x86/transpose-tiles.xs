@@ -1,4 +1,5 @@
-// Transposes of the last two dims move V x V tiles through registers: V
+// Transposes of the last two dims (or of a dim moved last past the dims after
+// it, collapsed: K^T of [B, S, H, D]) move V x V tiles through registers: V
 // vector loads, shuffles, V vector stores (no gathers), with the element
 // loop behind a branch for dims that are not multiples of V; optimized, the
 // stores of a large result become streaming stores. Checked against the
@@ -11,6 +12,9 @@
 // RUN: %xstitch-run %s --function=keys --dim B=3 --dim S=48 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=keys --dim B=2 --dim S=13 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=halves --dim R=160 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run %s --function=head_keys --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s --check-prefix=HEADS
+// RUN: %xstitch-run %s --function=head_keys --dim B=2 --dim S=32 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run %s --function=head_keys --dim B=1 --dim S=13 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=doubles --dim R=40 --check | FileCheck %s --check-prefix=PASS
 // PASS-NOT: fail
 // PASS: check y: pass
@@ -34,6 +38,16 @@ func @keys(%x: f32[B, S, 64]) -> (y: f32[B, 64, S]) {
   %y = transpose %x {perm = [0, 2, 1]}
   return %y
 }
+
+// K^T as exporters write it: [B, S, 12, 64] permuted (0, 2, 3, 1), the
+// [S, 12*64] block of each batch transposed.
+func @head_keys(%x: f32[B, S, 12, 64]) -> (y: f32[B, 12, 64, S]) {
+  %y = transpose %x {perm = [0, 2, 3, 1]}
+  return %y
+}
+// HEADS-LABEL: define void @k0_transpose
+// HEADS: %tiles.aligned = icmp eq i64
+// HEADS-COUNT-8: load <8 x float>
 
 func @halves(%x: f16[R, 32]) -> (y: f16[32, R]) {
   %y = transpose %x {perm = [1, 0]}
