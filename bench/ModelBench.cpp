@@ -1,8 +1,12 @@
 // xstitch-bench-model: a whole model through the C API, as a framework takes
 // it: the module (import and canonicalization), the cold compile, the peak
-// memory, and the median time of a run with random inputs.
+// memory, and the median time of a run with random inputs. With --twin, a
+// second graph of the same math (the hand-written twin of an export) is
+// compiled in the same process and the two run in turns, so that their ratio
+// is measured side by side, not across two processes minutes apart.
 //
-// Usage: xstitch-bench-model MODEL [--dim=SYM=N ...] [--threads=N] [--iters=N] [--json]
+// Usage: xstitch-bench-model MODEL [--dim=SYM=N ...] [--twin=FILE --twin-dim=SYM=N ...]
+//                            [--threads=N] [--iters=N] [--json]
 // bench/exported/run.sh runs it beside ONNX Runtime; docs/performance.md
 // records the table and the command.
 
@@ -13,7 +17,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,6 +28,7 @@
 #include "absl/strings/str_split.h"
 #include "bench/BenchSupport.h"
 #include "include/xstitch/xstitch.h"
+#include "ir/FloatBits.h"
 #include "tools/common/CommandLine.h"
 
 namespace xs::bench {
@@ -29,6 +36,8 @@ namespace {
 
 const std::vector<FlagSpec> kFlags = {
     {"dim", true, true, "SYM=N", "the value of a symbolic dim of the inputs (repeatable)"},
+    {"twin", true, false, "FILE", "also a second graph, timed in turns with MODEL"},
+    {"twin-dim", true, true, "SYM=N", "the value of a symbolic dim of the twin's inputs"},
     {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs after one warm-up (default 10)"},
     {"json", false, false, "", "print one JSON object instead of the table"},
@@ -85,12 +94,15 @@ InputBuffer makeInput(const xs_tensor_desc_t &desc, const std::map<std::string, 
   }
   size_t elementBytes = (desc.dtype.bits * desc.dtype.lanes + 7) / 8;
   in.bytes.assign(static_cast<size_t>(count) * elementBytes, 0);
-  if (desc.dtype.code == kDLFloat && desc.dtype.bits == 32) {
-    auto *values = reinterpret_cast<float *>(in.bytes.data());
-    for (int64_t i = 0; i < count; ++i) {
-      seed = seed * 1103515245u + 12345u;
-      values[i] = static_cast<float>(seed) / 4294967296.0f * 2.0f - 1.0f;
-    }
+  bool isFloat = desc.dtype.code == kDLFloat || desc.dtype.code == kDLBfloat;
+  for (int64_t i = 0; isFloat && i < count; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    double value = static_cast<double>(seed) / 4294967296.0 * 2.0 - 1.0;
+    if (desc.dtype.bits == 32)
+      reinterpret_cast<float *>(in.bytes.data())[i] = static_cast<float>(value);
+    else if (desc.dtype.bits == 16)
+      reinterpret_cast<uint16_t *>(in.bytes.data())[i] =
+          desc.dtype.code == kDLBfloat ? encodeBF16(value) : encodeF16(value);
   }
   in.tensor.data = in.bytes.data();
   in.tensor.device = {kDLCPU, 0};
@@ -98,6 +110,101 @@ InputBuffer makeInput(const xs_tensor_desc_t &desc, const std::map<std::string, 
   in.tensor.dtype = desc.dtype;
   in.tensor.shape = in.shape.data();
   return in;
+}
+
+/// `SYM=N` bindings of a repeatable flag; exits on a malformed one.
+std::map<std::string, int64_t> dimBindings(const ParsedArgs &args, const char *flag) {
+  std::map<std::string, int64_t> dims;
+  for (const std::string &binding : args.getAll(flag)) {
+    std::pair<std::string, std::string> kv = absl::StrSplit(binding, absl::MaxSplits('=', 1));
+    int64_t value = 0;
+    if (!absl::SimpleAtoi(kv.second, &value) || value < 0) {
+      std::fprintf(stderr, "xstitch-bench-model: error: --%s=%s: write SYM=N\n", flag,
+                   binding.c_str());
+      std::exit(2);
+    }
+    dims[kv.first] = value;
+  }
+  return dims;
+}
+
+/// A graph compiled through the C API with its random inputs, ready to run.
+struct LoadedModel {
+  double moduleSeconds = 0, moduleMiB = 0, compileSeconds = 0;
+  xs_compile_info_t info{};
+  xs_module_t *module = nullptr;
+  xs_executable_t *executable = nullptr;
+  std::vector<InputBuffer> inputs;
+  std::vector<DLTensor> tensors;
+  std::vector<DLManagedTensor *> outputs;
+  xs_run_args_t runArgs{};
+  int64_t ioBytes = 0; // inputs and outputs, counted by the first run
+
+  ~LoadedModel() {
+    if (executable)
+      xs_executable_release(executable);
+    if (module)
+      xs_module_release(module);
+  }
+
+  /// One run; its outputs are released.
+  double run() {
+    auto start = std::chrono::steady_clock::now();
+    check(xs_executable_run(executable, &runArgs), "running");
+    double seconds = secondsSince(start);
+    for (DLManagedTensor *&out : outputs) {
+      if (out != nullptr && out->deleter != nullptr)
+        out->deleter(out);
+      out = nullptr;
+    }
+    return seconds;
+  }
+};
+
+std::unique_ptr<LoadedModel> loadModel(xs_context_t *context, const std::string &path,
+                                       const std::map<std::string, int64_t> &dims) {
+  auto m = std::make_unique<LoadedModel>();
+  auto start = std::chrono::steady_clock::now();
+  check(xs_module_create_from_file(path.c_str(), nullptr, &m->module), path.c_str());
+  m->moduleSeconds = secondsSince(start);
+  m->moduleMiB = peakResidentMiB();
+  xs_compile_options_t compileOptions;
+  xs_compile_options_init(&compileOptions);
+  compileOptions.device = "cpu";
+  start = std::chrono::steady_clock::now();
+  check(xs_executable_compile(context, m->module, &compileOptions, &m->executable), "compiling");
+  m->compileSeconds = secondsSince(start);
+  xs_compile_info_init(&m->info);
+  check(xs_executable_compile_info(m->executable, &m->info), "reading the compile information");
+  for (size_t i = 0; i < xs_executable_input_count(m->executable); ++i) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    check(xs_executable_input_desc(m->executable, i, &desc), "describing an input");
+    m->inputs.push_back(makeInput(desc, dims, static_cast<uint32_t>(12345 + i)));
+  }
+  for (const InputBuffer &in : m->inputs) {
+    m->tensors.push_back(in.tensor);
+    m->ioBytes += static_cast<int64_t>(in.bytes.size());
+  }
+  m->outputs.assign(xs_executable_output_count(m->executable), nullptr);
+  xs_run_args_init(&m->runArgs);
+  m->runArgs.inputs = m->tensors.data();
+  m->runArgs.num_inputs = m->tensors.size();
+  m->runArgs.out_managed = m->outputs.data();
+  // The warm-up run, which also counts the outputs' bytes.
+  check(xs_executable_run(m->executable, &m->runArgs), "running");
+  for (DLManagedTensor *&out : m->outputs) {
+    if (out == nullptr)
+      continue;
+    int64_t count = 1;
+    for (int32_t d = 0; d < out->dl_tensor.ndim; ++d)
+      count *= out->dl_tensor.shape[d];
+    m->ioBytes += count * ((out->dl_tensor.dtype.bits + 7) / 8);
+    if (out->deleter != nullptr)
+      out->deleter(out);
+    out = nullptr;
+  }
+  return m;
 }
 
 int run(int argc, char **argv) {
@@ -112,20 +219,15 @@ int run(int argc, char **argv) {
     return args->has("help") ? 0 : 2;
   }
   const std::string path = args->positional()[0];
-  std::map<std::string, int64_t> dims;
-  for (const std::string &binding : args->getAll("dim")) {
-    std::pair<std::string, std::string> kv = absl::StrSplit(binding, absl::MaxSplits('=', 1));
-    int64_t value = 0;
-    if (!absl::SimpleAtoi(kv.second, &value) || value < 0) {
-      std::fprintf(stderr, "xstitch-bench-model: error: --dim=%s: write SYM=N\n", binding.c_str());
-      return 2;
-    }
-    dims[kv.first] = value;
-  }
+  std::map<std::string, int64_t> dims = dimBindings(*args, "dim");
   int threads = 0, iters = 10;
   if ((args->has("threads") && !absl::SimpleAtoi(args->get("threads"), &threads)) ||
       (args->has("iters") && (!absl::SimpleAtoi(args->get("iters"), &iters) || iters < 1))) {
     std::fprintf(stderr, "xstitch-bench-model: error: --threads and --iters take numbers\n");
+    return 2;
+  }
+  if (args->has("twin-dim") && !args->has("twin")) {
+    std::fprintf(stderr, "xstitch-bench-model: error: --twin-dim goes with --twin=FILE\n");
     return 2;
   }
 
@@ -134,86 +236,46 @@ int run(int argc, char **argv) {
   contextOptions.worker_threads = threads;
   xs_context_t *context = nullptr;
   check(xs_context_create(&contextOptions, &context), "creating the context");
-
-  auto start = std::chrono::steady_clock::now();
-  xs_module_t *module = nullptr;
-  check(xs_module_create_from_file(path.c_str(), nullptr, &module), path.c_str());
-  double moduleSeconds = secondsSince(start);
-  double moduleMiB = peakResidentMiB();
-
-  xs_compile_options_t compileOptions;
-  xs_compile_options_init(&compileOptions);
-  compileOptions.device = "cpu";
-  start = std::chrono::steady_clock::now();
-  xs_executable_t *executable = nullptr;
-  check(xs_executable_compile(context, module, &compileOptions, &executable), "compiling");
-  double compileSeconds = secondsSince(start);
-  xs_compile_info_t info;
-  xs_compile_info_init(&info);
-  check(xs_executable_compile_info(executable, &info), "reading the compile information");
-
-  std::vector<InputBuffer> inputs;
-  for (size_t i = 0; i < xs_executable_input_count(executable); ++i) {
-    xs_tensor_desc_t desc;
-    xs_tensor_desc_init(&desc);
-    check(xs_executable_input_desc(executable, i, &desc), "describing an input");
-    inputs.push_back(makeInput(desc, dims, static_cast<uint32_t>(12345 + i)));
-  }
-  std::vector<DLTensor> tensors;
-  for (const InputBuffer &in : inputs)
-    tensors.push_back(in.tensor);
-  std::vector<DLManagedTensor *> outputs(xs_executable_output_count(executable), nullptr);
-  xs_run_args_t runArgs;
-  xs_run_args_init(&runArgs);
-  runArgs.inputs = tensors.data();
-  runArgs.num_inputs = tensors.size();
-  runArgs.out_managed = outputs.data();
-  int64_t ioBytes = 0;
-  for (const InputBuffer &in : inputs)
-    ioBytes += static_cast<int64_t>(in.bytes.size());
-  std::vector<double> times;
-  for (int i = 0; i <= iters; ++i) {
-    start = std::chrono::steady_clock::now();
-    check(xs_executable_run(executable, &runArgs), "running");
-    double seconds = secondsSince(start);
-    for (DLManagedTensor *&out : outputs) {
-      if (i == 0 && out != nullptr) {
-        int64_t count = 1;
-        for (int32_t d = 0; d < out->dl_tensor.ndim; ++d)
-          count *= out->dl_tensor.shape[d];
-        ioBytes += count * ((out->dl_tensor.dtype.bits + 7) / 8);
-      }
-      if (out != nullptr && out->deleter != nullptr)
-        out->deleter(out);
-      out = nullptr;
+  {
+    // The model first: its module's peak memory is measured before the
+    // twin allocates anything.
+    std::unique_ptr<LoadedModel> model = loadModel(context, path, dims);
+    std::unique_ptr<LoadedModel> twin;
+    if (args->has("twin"))
+      twin = loadModel(context, args->get("twin"), dimBindings(*args, "twin-dim"));
+    std::vector<std::function<double()>> runs{[&] { return model->run(); }};
+    if (twin)
+      runs.push_back([&] { return twin->run(); });
+    TurnMedians timed = medianSecondsInTurns(runs, iters);
+    double runMs = timed.seconds[0] * 1e3;
+    // The memory floor, measured now: the inputs and outputs moved once at
+    // the bandwidth of a large parallel copy.
+    double bandwidth = measureCopyBandwidth(size_t(512) << 20, threads > 0 ? threads : 0);
+    double floorMs = static_cast<double>(model->ioBytes) / bandwidth * 1e3;
+    double fileMiB = static_cast<double>(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
+    std::string name = std::filesystem::path(path).stem().string();
+    std::string twinJson =
+        twin ? absl::StrFormat(", \"twin_ms\": %.4f", timed.seconds[1] * 1e3) : std::string();
+    if (args->has("json")) {
+      std::printf("{\"model\": \"%s\", \"file_mib\": %.1f, \"module_s\": %.3f, "
+                  "\"module_peak_mib\": %.1f, \"compile_s\": %.3f, \"plan_s\": %.3f, "
+                  "\"llvm_s\": %.3f, \"kernels\": %lld, \"run_ms\": %.4f, \"floor_ms\": %.4f%s}\n",
+                  name.c_str(), fileMiB, model->moduleSeconds, model->moduleMiB,
+                  model->compileSeconds, model->info.plan_seconds, model->info.llvm_seconds,
+                  static_cast<long long>(model->info.kernel_count), runMs, floorMs,
+                  twinJson.c_str());
+    } else {
+      std::printf("%-16s %9s %9s %12s %10s %8s %9s %9s%s\n", "model", "file MiB", "module s",
+                  "peak MiB", "compile s", "kernels", "run ms", "of floor",
+                  twin ? "   twin ms" : "");
+      std::printf("%-16s %9.1f %9.3f %12.1f %10.3f %8lld %9.3f %9.2f", name.c_str(), fileMiB,
+                  model->moduleSeconds, model->moduleMiB, model->compileSeconds,
+                  static_cast<long long>(model->info.kernel_count), runMs, floorMs / runMs);
+      if (twin)
+        std::printf(" %9.3f", timed.seconds[1] * 1e3);
+      std::printf("\n");
     }
-    if (i > 0) // the first run is the warm-up
-      times.push_back(seconds);
   }
-  std::sort(times.begin(), times.end());
-  double runMs = times[times.size() / 2] * 1e3;
-  // The memory floor, measured now: the inputs and outputs moved once at
-  // the bandwidth of a large parallel copy.
-  double bandwidth = measureCopyBandwidth(size_t(512) << 20, threads > 0 ? threads : 0);
-  double floorMs = static_cast<double>(ioBytes) / bandwidth * 1e3;
-  double fileMiB = static_cast<double>(std::filesystem::file_size(path)) / (1024.0 * 1024.0);
-  std::string name = std::filesystem::path(path).stem().string();
-
-  if (args->has("json")) {
-    std::printf("{\"model\": \"%s\", \"file_mib\": %.1f, \"module_s\": %.3f, "
-                "\"module_peak_mib\": %.1f, \"compile_s\": %.3f, \"plan_s\": %.3f, "
-                "\"llvm_s\": %.3f, \"kernels\": %lld, \"run_ms\": %.4f, \"floor_ms\": %.4f}\n",
-                name.c_str(), fileMiB, moduleSeconds, moduleMiB, compileSeconds, info.plan_seconds,
-                info.llvm_seconds, static_cast<long long>(info.kernel_count), runMs, floorMs);
-  } else {
-    std::printf("%-16s %9s %9s %12s %10s %8s %9s %9s\n", "model", "file MiB", "module s",
-                "peak MiB", "compile s", "kernels", "run ms", "of floor");
-    std::printf("%-16s %9.1f %9.3f %12.1f %10.3f %8lld %9.3f %9.2f\n", name.c_str(), fileMiB,
-                moduleSeconds, moduleMiB, compileSeconds, static_cast<long long>(info.kernel_count),
-                runMs, floorMs / runMs);
-  }
-  xs_executable_release(executable);
-  xs_module_release(module);
   xs_context_release(context);
   return 0;
 }

@@ -6,7 +6,8 @@
 # has one (the same tool, so the two differ only in the graph), and ONNX
 # Runtime's CPU provider, and prints the joined table (docs/performance.md).
 # The machine's speed drifts over minutes, so each round runs the three one
-# right after the other; the table shows medians over the rounds.
+# right after the other, the export and its twin in turns in one process
+# (xstitch-bench-model --twin); the table shows medians over the rounds.
 #   bench/exported/run.sh [THREADS] [ITERS] [ROUNDS] [MODEL,...]
 #   defaults: 2 threads, 10 runs, 3 rounds, every model
 set -euo pipefail
@@ -29,7 +30,10 @@ if [ -n "$missing" ]; then
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-twin_dims() { "$build/bench/xstitch-bench-workloads" --shapes | awk -v w="$1" '$1 == w { $1 = ""; print }'; }
+twin_dims() {
+  "$build/bench/xstitch-bench-workloads" --shapes |
+    awk -v w="$1" '$1 == w { for (i = 3; i <= NF; i += 2) printf " --twin-dim=%s", $i }'
+}
 for round in $(seq "$rounds"); do
   for name in ${names//,/ }; do
     echo "round $round/$rounds: $name" >&2
@@ -39,19 +43,15 @@ for round in $(seq "$rounds"); do
     # Whole models run for seconds: a quarter of the runs (at least 3).
     runs=$iters
     case $name in bert_base|gpt2_block|bert_layer) runs=$(( iters / 4 > 3 ? iters / 4 : 3 )) ;; esac
+    twin_flags=
+    [ -z "$twin" ] || twin_flags="--twin=$root/examples/$twin.xs $(twin_dims "$twin")"
     # shellcheck disable=SC2086
-    "$build/bench/xstitch-bench-model" "$models/$name.onnx" $dims --threads="$threads" \
-      --iters="$runs" --json | sed "s/^{/{\"round\": $round, /" >> "$out/xstitch.json"
-    if [ -n "$twin" ]; then
-      # shellcheck disable=SC2046
-      "$build/bench/xstitch-bench-model" "$root/examples/$twin.xs" $(twin_dims "$twin") \
-        --threads="$threads" --iters="$runs" --json |
-        sed "s/^{\"model\": \"[a-z_0-9]*\"/{\"round\": $round, \"model\": \"$name\"/" >> "$out/twins.json"
-    fi
+    "$build/bench/xstitch-bench-model" "$models/$name.onnx" $dims $twin_flags \
+      --threads="$threads" --iters="$runs" --json |
+      sed "s/^{/{\"round\": $round, /" >> "$out/xstitch.json"
     node "$root/bench/exported/ort_model.mjs" "$models" "$name" "$threads" "$runs" |
       sed "s/^{/{\"round\": $round, /" >> "$out/ort.json"
   done
 done
-touch "$out/twins.json"
 echo "bench/exported/run.sh $threads $iters $rounds${only:+ $only}, $(date -u +%Y-%m-%d)"
-"$python" "$root/bench/exported/table.py" "$out/xstitch.json" "$out/ort.json" "$out/twins.json"
+"$python" "$root/bench/exported/table.py" "$out/xstitch.json" "$out/ort.json"

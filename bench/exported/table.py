@@ -3,9 +3,10 @@
 of docs/performance.md, with the suite's bars under it. Each file holds one
 line per model and round; a time in the table is the median over the rounds,
 and a ratio the median over the rounds of that round's ratio (a round runs
-the systems one right after the other).
+the systems one right after the other; xstitch's lines carry the twin's time,
+"twin_ms", measured in turns with the export in the same process).
 
-usage: table.py XSTITCH_JSON ORT_JSON TWINS_JSON
+usage: table.py XSTITCH_JSON ORT_JSON
 """
 
 import json
@@ -45,7 +46,7 @@ def is_whole_model(name):
 
 
 def main():
-    xs, ort, twins = (rounds_of(p) for p in sys.argv[1:4])
+    xs, ort = (rounds_of(p) for p in sys.argv[1:3])
     print("| model | xstitch (ms) | of floor | kernels | ONNX Runtime (ms) | ORT / xstitch | "
           "hand-written twin (ms) | twin / exported | module (s) | peak / file (MiB) | "
           "compile (s) |")
@@ -65,10 +66,10 @@ def main():
         if not is_whole_model(name):
             floors.append(of_floor)
         twin_cell = "- | -"
-        if name in twins:
-            ratio = median_ratio(twins[name], "run_ms", runs, "run_ms")
+        if all("twin_ms" in r for r in runs.values()):
+            ratio = median_ratio(runs, "twin_ms", runs, "run_ms")
             twin_ratios.append((name, ratio))
-            twin_cell = f"{median_of(twins[name], 'run_ms'):.3f} | {ratio:.2f}"
+            twin_cell = f"{median_of(runs, 'twin_ms'):.3f} | {ratio:.2f}"
         last = runs[max(runs)]
         print(f"| {name} | {run_ms:.3f} | {'-' if is_whole_model(name) else f'{of_floor:.2f}'} | "
               f"{last['kernels']} | {ort_cell} | {twin_cell} | {median_of(runs, 'module_s'):.2f} | "
