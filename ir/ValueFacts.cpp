@@ -9,10 +9,11 @@ namespace xs {
 
 namespace {
 
-/// `op` is a broadcast of `reduction`'s result back over its operand's
-/// elements: each kept dim of the reduction goes back where it was.
-bool broadcastsBack(const Operation &op, const Operation &reduction) {
-  if (op.kind() != OpKind::Broadcast || op.operand(0) != reduction.result() ||
+/// `op` broadcasts `source` (a value of `reduction`'s result shape) back
+/// over `reduction`'s operand's elements: each kept dim of the reduction goes
+/// back where it was.
+bool broadcastsBackFrom(const Operation &op, const Value *source, const Operation &reduction) {
+  if (op.kind() != OpKind::Broadcast || op.operand(0) != source ||
       op.type().shape() != reduction.operand(0)->type().shape())
     return false;
   const Attribute *reduced = reduction.attr("dims");
@@ -25,6 +26,11 @@ bool broadcastsBack(const Operation &op, const Operation &reduction) {
     if (std::find(dims.begin(), dims.end(), d) == dims.end())
       kept.push_back(d);
   return placed->getIntList() == kept;
+}
+
+/// The same for the reduction's own result.
+bool broadcastsBack(const Operation &op, const Operation &reduction) {
+  return broadcastsBackFrom(op, reduction.result(), reduction);
 }
 
 } // namespace
@@ -77,8 +83,9 @@ struct Uses {
   bool isResult(const Value *value) const { return returned.contains(value); }
 };
 
-/// Every use of exp `e` is its sum over `dims` or the division of `e` by
-/// that sum broadcast back, and at least one division exists.
+/// Every use of exp `e` is its sum over `dims`, or the division of `e` by
+/// that sum broadcast back, or its product with the sum's reciprocal
+/// broadcast back; and at least one such normalization exists.
 bool feedsOnlyItsNormalization(const Uses &uses, const Operation &e, const Attribute &dims) {
   if (uses.isResult(e.result()))
     return false;
@@ -90,14 +97,19 @@ bool feedsOnlyItsNormalization(const Uses &uses, const Operation &e, const Attri
         return false;
       continue;
     }
-    if (user->kind() != OpKind::Div || user->operand(0) != e.result() ||
+    bool divides = user->kind() == OpKind::Div;
+    if ((!divides && user->kind() != OpKind::Mul) || user->operand(0) != e.result() ||
         user->operand(1) == e.result())
       return false;
     const Operation *broadcast = user->operand(1)->definingOp();
-    const Operation *sum = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+    const Operation *row = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+    const Operation *sum = row;
+    // e * broadcast(reciprocal(sum)): the reciprocal only scales its rows.
+    if (!divides)
+      sum = row && row->kind() == OpKind::Reciprocal ? row->operand(0)->definingOp() : nullptr;
     if (!sum || sum->kind() != OpKind::ReduceSum || sum->operand(0) != e.result() ||
         !sum->attr("dims") || sum->attr("dims")->getIntList() != dims.getIntList() ||
-        !broadcastsBack(*broadcast, *sum))
+        !broadcastsBackFrom(*broadcast, row->result(), *sum))
       return false;
     divided = true;
   }

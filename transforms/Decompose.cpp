@@ -211,7 +211,9 @@ private:
     return binary(OpKind::Mul, *y, *weight);
   }
 
-  /// softmax: exp(x - max) / sum(exp(x - max));
+  /// softmax: exp(x - max) * (1 / sum(exp(x - max))), one reciprocal per row
+  /// instead of a division per element (as PyTorch's and oneDNN's kernels
+  /// compute it; within an ulp of the quotient);
   /// log_softmax: (x - max) - log(sum(exp(x - max))); both along the axis.
   absl::StatusOr<Value *> expandSoftmax(bool logarithmic) {
     absl::StatusOr<int64_t> a = axis();
@@ -239,10 +241,13 @@ private:
     if (!sum.ok())
       return sum;
     if (!logarithmic) {
-      absl::StatusOr<Value *> sumFull = broadcast(*sum, keptDims, shape);
-      if (!sumFull.ok())
-        return sumFull;
-      return binary(OpKind::Div, *exps, *sumFull);
+      absl::StatusOr<Value *> inverse = unary(OpKind::Reciprocal, *sum);
+      if (!inverse.ok())
+        return inverse;
+      absl::StatusOr<Value *> inverseFull = broadcast(*inverse, keptDims, shape);
+      if (!inverseFull.ok())
+        return inverseFull;
+      return binary(OpKind::Mul, *exps, *inverseFull);
     }
     absl::StatusOr<Value *> logSum = unary(OpKind::Log, *sum);
     if (!logSum.ok())

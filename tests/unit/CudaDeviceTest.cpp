@@ -373,11 +373,12 @@ TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
 }
 
 TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
-  // One very long row: the row-split variant, whose five phases (partial
-  // maxima, their combine, partial sums, theirs, the quotients) are five
-  // kernels, each over the variant's grid of 2048-column chunks, in blocks of
-  // 256 threads; the combines run their own R blocks inside that grid. No
-  // block of its cooperative kernel fits an SM here (occupancy 0).
+  // One very long row: the row-split variant, whose six phases (partial
+  // maxima, their combine, partial sums, theirs, the sum's reciprocal, the
+  // products) are six kernels, each over the variant's grid of 2048-column
+  // chunks, in blocks of 256 threads; the combines and the reciprocal run
+  // their own R blocks inside that grid. No block of its cooperative kernel
+  // fits an SM here (occupancy 0).
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
@@ -389,9 +390,9 @@ TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
   DimBindings dims{{"R", 1}, {"C", columns}};
   const HostStep &step = (*executable)->plan().steps.at(0);
   const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
-  ASSERT_EQ(chosen.phases, 5) << chosen.symbol;
-  ASSERT_EQ(state_.launches.size(), 5u);
-  for (int phase = 0; phase < 5; ++phase) {
+  ASSERT_EQ(chosen.phases, 6) << chosen.symbol;
+  ASSERT_EQ(state_.launches.size(), 6u);
+  for (int phase = 0; phase < 6; ++phase) {
     const RecordedLaunch &launch = state_.launches[static_cast<size_t>(phase)];
     EXPECT_EQ(launch.kernel, nvptxSymbol(phaseSymbol(chosen.symbol, phase)));
     EXPECT_EQ(launch.grid, static_cast<unsigned>((columns + 2047) / 2048));
@@ -430,7 +431,7 @@ TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
   ASSERT_TRUE(outputs.ok()) << outputs.status();
   DimBindings dims{{"R", 1}, {"C", columns}};
   const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
-  ASSERT_EQ(chosen.phases, 5) << chosen.symbol;
+  ASSERT_EQ(chosen.phases, 6) << chosen.symbol;
   ASSERT_TRUE(chosen.cooperative);
   ASSERT_EQ(state_.launches.size(), 1u);
   const RecordedLaunch &launch = state_.launches[0];

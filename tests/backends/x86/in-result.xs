@@ -1,7 +1,8 @@
 // A block tile kept in a result (PlanBuffer::inResult): softmax's exp tile
 // is stored at its elements' own positions in y's buffer (argument 1) as the
-// sum's row loop computes it, and the division's loop loads each element
-// there and stores y over it; the only stack arrays are the max and the sum.
+// sum's row loop computes it, and the product's loop (exp times the sum's
+// reciprocal) loads each element there and stores y over it; the only stack
+// arrays are the max, the sum and its reciprocal.
 // RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s
 
 func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
@@ -9,8 +10,9 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
   return %y
 }
 
-// CHECK-LABEL: define void @k0_div.v2(
+// CHECK-LABEL: define void @k0_mul.v2(
 // CHECK-NEXT: entry:
+// CHECK-NEXT: %block.buffer2 = alloca [1 x float], align 32
 // CHECK-NEXT: %block.buffer1 = alloca [1 x float], align 32
 // CHECK-NEXT: %block.buffer = alloca [1 x float], align 32
 // CHECK-NOT: alloca
@@ -19,7 +21,7 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
 // CHECK: col.body{{[0-9]+}}:
 // CHECK: [[EXP:%[0-9]+]] = getelementptr inbounds float, ptr %buffer1, i64 [[AT:%[0-9]+]]
 // CHECK-NEXT: store float %{{[0-9]+}}, ptr [[EXP]]
-// The division reads it back and overwrites it.
+// The product reads it back and overwrites it.
 // CHECK: col.body{{[0-9]+}}:
 // CHECK: [[READ:%[0-9]+]] = getelementptr inbounds float, ptr %buffer1, i64 %{{[0-9]+}}
 // CHECK-NEXT: load float, ptr [[READ]]

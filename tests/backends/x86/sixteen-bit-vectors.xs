@@ -20,12 +20,12 @@ func @softmax(%x: f16[R, 1024]) -> (y: f16[R, 1024]) {
   %y = softmax %x {axis = 1}
   return %y
 }
-// PROMOTED-LABEL: define void @k0_div.v0(
+// PROMOTED-LABEL: define void @k0_mul.v0(
 // PROMOTED-NOT: fcmp {{[a-z]+}} <{{[0-9]+}} x half>
 // PROMOTED: fcmp uno <{{[0-9]+}} x float>
 // PROMOTED-NOT: fcmp {{[a-z]+}} <{{[0-9]+}} x half>
 // PROMOTED: ret void
-// NATIVE-LABEL: define void @k0_div.v0(
+// NATIVE-LABEL: define void @k0_mul.v0(
 // NATIVE: fcmp uno <{{[0-9]+}} x half>
 
 func @amp_softmax(%x: bf16[R, 1024]) -> (y: bf16[R, 1024]) {

@@ -10,7 +10,7 @@ func @softmax(%x: f32[R, 300]) -> (y) {
   %y = softmax %x {axis = 1}
   return %y
 }
-// SOFTMAX-LABEL: define void @k0_div.v0(
+// SOFTMAX-LABEL: define void @k0_mul.v0(
 // SOFTMAX: [[NAN:%[0-9]+]] = fcmp uno float [[X:%[0-9]+]], [[X]]
 // SOFTMAX-NEXT: [[NUMBER:%[0-9]+]] = select i1 [[NAN]], float 0x7FF0000000000000, float [[X]]
 // SOFTMAX-NEXT: call nnan nsz float @llvm.maxnum.f32(float {{%[a-z.0-9]+}}, float [[NUMBER]])
@@ -22,7 +22,7 @@ func @both(%x: f32[R, 300]) -> (y, m) {
   %y = softmax %x {axis = 1}
   return %y, %m
 }
-// FLAGGED-LABEL: define void @k0_div.v0(
+// FLAGGED-LABEL: define void @k0_mul.v0(
 // FLAGGED-NOT: fcmp uno
 // FLAGGED: [[MAX:%[0-9]+]] = call nnan nsz float @llvm.maxnum.f32(float {{%[a-z.0-9]+}}, float [[X:%[0-9]+]])
 // FLAGGED-NEXT: bitcast float [[X]] to i32

@@ -46,7 +46,7 @@ func @softmax(%x: f32[N, C]) -> (y: f32[N, C]) {
   return %y
 }
 
-// SOFTMAX-LABEL: define void @k0_div.v0(
+// SOFTMAX-LABEL: define void @k0_mul.v0(
 // SOFTMAX-NOT: nontemporal
 // SOFTMAX-NOT: sfence
 // SOFTMAX: declare

@@ -1,15 +1,17 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,decompose | FileCheck %s
 
 // Max-subtracted along the middle axis; the per-row values broadcast back
-// over the kept dims 0 and 2.
+// over the kept dims 0 and 2, and each row's exps multiply by the reciprocal
+// of their sum (one division per row).
 // CHECK-LABEL: func @softmax_middle
 // CHECK-NEXT: %[[MAX:[0-9a-z_.]+]] = reduce_max %x {dims = [1]} : f32[B, H]
 // CHECK-NEXT: %[[MAXB:[0-9a-z_.]+]] = broadcast %[[MAX]] {dims = [0, 2]} : f32[B, S, H]
 // CHECK-NEXT: %[[SH:[0-9a-z_.]+]] = sub %x, %[[MAXB]] : f32[B, S, H]
 // CHECK-NEXT: %[[E:[0-9a-z_.]+]] = exp %[[SH]] : f32[B, S, H]
 // CHECK-NEXT: %[[SUM:[0-9a-z_.]+]] = reduce_sum %[[E]] {dims = [1]} : f32[B, H]
-// CHECK-NEXT: %[[SUMB:[0-9a-z_.]+]] = broadcast %[[SUM]] {dims = [0, 2]} : f32[B, S, H]
-// CHECK-NEXT: %[[Y:[0-9a-z_.]+]] = div %[[E]], %[[SUMB]] : f32[B, S, H]
+// CHECK-NEXT: %[[INV:[0-9a-z_.]+]] = reciprocal %[[SUM]] : f32[B, H]
+// CHECK-NEXT: %[[INVB:[0-9a-z_.]+]] = broadcast %[[INV]] {dims = [0, 2]} : f32[B, S, H]
+// CHECK-NEXT: %[[Y:[0-9a-z_.]+]] = mul %[[E]], %[[INVB]] : f32[B, S, H]
 // CHECK-NEXT: return %[[Y]]
 func @softmax_middle(%x: f32[B, S, H]) -> (y: f32[B, S, H]) {
   %y = softmax %x {axis = 1}

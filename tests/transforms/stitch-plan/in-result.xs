@@ -16,12 +16,12 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
   %y = softmax %x {axis = 1}
   return %y
 }
-// CHECK-LABEL: kernel @k0_div(%x: f32[R, C])
+// CHECK-LABEL: kernel @k0_mul(%x: f32[R, C])
 // CHECK:       variant 1 when C <= 64 grid (R + 3)/4:
-// CHECK:         buffers: %3 block 4*C, %0 block 4, %4 block 4
-// CHECK-NEXT:    edges: %0 0->1 regional, %4 1->2 regional, %3 1->2 regional
+// CHECK:         buffers: %3 block 4*C, %0 block 4, %4 block 4, %5 block 4
+// CHECK-NEXT:    edges: %0 0->1 regional, %4 1->2 regional, %5 2->3 regional, %3 1->3 regional
 // CHECK:       variant 2 when (none) grid R:
-// CHECK:         buffers: %3 block in %6 C, %0 block 1, %4 block 1
+// CHECK:         buffers: %3 block in %7 C, %0 block 1, %4 block 1, %5 block 1
 // CHECK-NOT:   variant 3
 
 // A result holds one tile: of two tiles its reader overwrites, the first
