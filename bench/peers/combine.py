@@ -71,7 +71,7 @@ for name, by_round in xs.items():
     label = name + (" (memory-intensive kernels; whole layer vs ORT)" if name == "bert_layer" else "")
     print(f"| {label} | {median_of(rs, 'floor_gbps'):.1f} | {median_of(rs, 'floor_ms'):.3f} | "
           f"{median_of(rs, 'fused_ms'):.3f} | {fraction:.2f} | {median_of(rs, 'unfused_ms'):.3f} | "
-          f"{ort_ms} | {ort_ratio:.2f}x | {unfused_ratio:.2f}x | "
+          f"{ort_ms} | {f'{ort_ratio:.2f}x' if paired else '-'} | {unfused_ratio:.2f}x | "
           f"{rs[0]['kernels_fused']} / {rs[0]['kernels_unfused']} / {ort_kernels} | "
           f"{median_of(rs, 'compile_ms'):.0f} | {median_of(rs, 'cache_hit_us'):.0f} |")
 
