@@ -17,6 +17,7 @@
 #include "backends/common/KernelABI.h"
 #include "backends/common/KernelEmitter.h"
 #include "backends/x86/PromoteHalfVectors.h"
+#include "backends/x86/SoftmaxMaximum.h"
 #include "backends/x86/StreamingStores.h"
 #include "backends/x86/X86Target.h"
 #include "ir/Diagnostics.h"
@@ -210,9 +211,9 @@ absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan
   return masks;
 }
 
-/// LLVM's pipeline at `optLevel`, then xstitch's own passes: f16 vector
-/// operations back in f32 where the CPU has no f16 arithmetic, and streaming
-/// stores when `streamingStores`.
+/// LLVM's pipeline at `optLevel`, then xstitch's own passes: softmax maxima
+/// as MAXPS, 16-bit float vector operations back in f32 where the CPU has
+/// no arithmetic in them, and streaming stores when `streamingStores`.
 void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optLevel,
                     bool streamingStores) {
   llvm::LoopAnalysisManager loops;
@@ -239,6 +240,7 @@ void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optL
     builder.registerOptimizerLastEPCallback(
         [streamingStores, promote](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
           llvm::FunctionPassManager last;
+          last.addPass(SoftmaxMaximumPass());
           last.addPass(PromoteHalfVectorsPass(promote));
           if (streamingStores)
             last.addPass(StreamingStoresPass());

@@ -5,6 +5,11 @@
 // RUN: %xstitch-run %s --function=softmax --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s --check-prefix=SOFTMAX
 // RUN: %xstitch-run %s --function=both --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s --check-prefix=FLAGGED
 // RUN: %xstitch-run %s --function=both --dim R=9 --check | FileCheck %s --check-prefix=RESULT
+// After the vectorizer (SoftmaxMaximumPass), softmax's step skips a NaN
+// instead: select(x > acc, x, acc), which is MAXPS, with no NaN test left
+// in the loop; the flagged maximum keeps its maxnum.
+// RUN: %xstitch-run %s --function=softmax --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=MAXPS
+// RUN: %xstitch-run %s --function=both --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=KEPT
 
 func @softmax(%x: f32[R, 300]) -> (y) {
   %y = softmax %x {axis = 1}
@@ -29,3 +34,10 @@ func @both(%x: f32[R, 300]) -> (y, m) {
 
 // RESULT-NOT: fail
 // RESULT: check y: pass
+// MAXPS-LABEL: define void @k0_mul.v0(
+// MAXPS: [[GT:%[0-9]+]] = fcmp ogt <8 x float> [[X:%wide.load[0-9]*]], [[ACC:%vec.phi[0-9]*]]
+// MAXPS-NEXT: select <8 x i1> [[GT]], <8 x float> [[X]], <8 x float> [[ACC]]
+// MAXPS-NOT: fcmp uno
+// MAXPS: middle.block
+// KEPT-LABEL: define void @k0_mul.v0(
+// KEPT: call nnan nsz <8 x float> @llvm.maxnum.v8f32
