@@ -17,6 +17,10 @@
 // RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=SMALL
 // RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 --streaming-stores=1 | FileCheck %s --check-prefix=SMALL-STREAM
 // RUN: not %xstitch-run %s --function=scale --dim N=3 --streaming-stores=some 2>&1 | FileCheck %s --check-prefix=BADFLAG
+// A bf16 result rounded by vcvtneps2bf16 (AVX512-BF16) streams through an
+// empty asm, without which codegen drops the hint for that instruction's value.
+// RUN: %xstitch-run %s --function=bf16_square --emit=llvm --cpu=x86-64-v4 --features=+avx512bf16 | FileCheck %s --check-prefix=BF16
+// RUN: %xstitch-run %s --function=bf16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 
 func @scale(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
   %a = add %x, %y
@@ -67,3 +71,14 @@ func @small(%x: f32[64, 768]) -> (s) {
 // RESULT: pass
 
 // BADFLAG: error: --streaming-stores takes auto, never or a positive number of bytes, not 'some'
+
+func @bf16_square(%x: bf16[N, 1024]) -> (y: bf16[N, 1024]) {
+  %xf = cast %x {to = f32}
+  %s = mul %xf, %xf
+  %y = cast %s {to = bf16}
+  return %y
+}
+// BF16-LABEL: define void @k0_cast.v0(
+// BF16: [[BITS:%bf16.bits[0-9]*]] = bitcast <{{[0-9]+}} x bfloat> {{%[0-9]+}} to <{{[0-9]+}} x i16>
+// BF16-NEXT: [[OPAQUE:%bf16.opaque[0-9]*]] = call <{{[0-9]+}} x i16> asm "", "=v,0"(<{{[0-9]+}} x i16> [[BITS]])
+// BF16-NEXT: store <{{[0-9]+}} x i16> [[OPAQUE]], ptr {{%[0-9]+}}, align 64, {{.*}}!nontemporal
