@@ -1,7 +1,7 @@
 #ifndef XSTITCH_RUNTIME_CPU_CPUDEVICE_H
 #define XSTITCH_RUNTIME_CPU_CPUDEVICE_H
 
-// The CPU device: loads x86 object code with LLVM's ORC JIT linker, runs the
+// The CPU device: links x86 object code into the process (ObjectLoader.h), runs the
 // host plan, launches a kernel's grid over TBB workers (each worker runs a
 // contiguous range of blocks), allocates outputs and per-call arenas from a
 // caching allocator, and runs library ops (dot) on the host.
