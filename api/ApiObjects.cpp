@@ -1,9 +1,12 @@
 #include "api/ApiObjects.h"
 
+#include <algorithm>
+
 #include <mutex>
 #include <shared_mutex>
 
 #include "absl/container/flat_hash_map.h"
+#include "api/DLPackTensors.h"
 #include "ir/Diagnostics.h"
 
 namespace xs::api {
@@ -87,6 +90,28 @@ void releaseObject(const void *handle, ObjectKind kind) {
     r.live.erase(it);
   }
   delete object;
+}
+
+TensorDescription describeTensorType(std::string name, const TensorType &type,
+                                     std::vector<std::string> &symbols) {
+  TensorDescription desc;
+  desc.name = std::move(name);
+  desc.type = type.elementType();
+  desc.dtype = dlpackType(desc.type);
+  for (int64_t i = 0; i < type.rank(); ++i) {
+    const DimExpr &d = type.dim(i);
+    desc.expressions.push_back(d.str());
+    for (const std::string &symbol : d.symbols())
+      if (std::find(symbols.begin(), symbols.end(), symbol) == symbols.end())
+        symbols.push_back(symbol);
+  }
+  // The strings are in place: point at them.
+  for (int64_t i = 0; i < type.rank(); ++i) {
+    std::optional<int64_t> size = type.dim(i).constantValue();
+    desc.dims.push_back(
+        xs_dim_t{size.value_or(-1), desc.expressions[static_cast<size_t>(i)].c_str()});
+  }
+  return desc;
 }
 
 } // namespace xs::api

@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "driver/CompileCache.h"
 #include "driver/Compiler.h"
+#include "driver/DiskCache.h"
 #include "include/xstitch/xstitch.h"
 #include "ir/IR.h"
 #include "runtime/Executable.h"
@@ -98,6 +99,7 @@ struct xs_context_s : xs::api::ApiObject {
   xs_context_s() : ApiObject(xs::api::ObjectKind::Context) {}
   int threads = 0;
   std::unique_ptr<xs::CompileCache> cache;
+  xs::DiskCacheOptions diskCache;
 };
 
 /// A module: canonicalized functions, and for an ONNX model the graph's
@@ -121,6 +123,11 @@ struct TensorDescription {
   std::vector<xs_dim_t> dims;
 };
 
+/// The description of a tensor of `type` called `name`; symbols its dims
+/// use that `symbols` lacks are appended to it.
+TensorDescription describeTensorType(std::string name, const TensorType &type,
+                                     std::vector<std::string> &symbols);
+
 } // namespace xs::api
 
 /// An executable: the runtime's, its interface, and its context kept alive.
@@ -135,6 +142,7 @@ struct xs_executable_s : xs::api::ApiObject {
   std::vector<xs::api::TensorDescription> inputs, outputs;
   std::vector<std::string> symbols;
   xs::CompileInfo compileInfo;
+  std::string compileWarning; // compileInfo's warnings, joined (xs_compile_info_t::warning)
 };
 
 #endif // XSTITCH_API_APIOBJECTS_H

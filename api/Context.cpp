@@ -1,8 +1,7 @@
-// Contexts: the worker threads and the compile cache their executables
-// share. Devices are the process's (a GPU's primary context is too).
+// Contexts: the worker threads and the compile caches (in memory and on
+// disk) their executables share. Devices are the process's (a GPU's primary context is too).
 
 #include "api/ApiObjects.h"
-#include "driver/DeviceNames.h"
 #include "ir/Diagnostics.h"
 
 using namespace xs;
@@ -22,8 +21,14 @@ xs_status_t xs_context_create(const xs_context_options_t *options, xs_context_t 
     if (capacity < 0)
       return absl::InvalidArgumentError(strCat("xs_context_create: compile_cache_capacity is ",
                                                capacity, "; use 0 for the default or a count"));
+    int64_t cacheMaxBytes = XS_API_FIELD(options, cache_max_bytes, int64_t{0});
+    if (cacheMaxBytes < 0)
+      return absl::InvalidArgumentError(strCat("xs_context_create: cache_max_bytes is ",
+                                               cacheMaxBytes, "; use 0 for the default or a size"));
+    const char *cacheDir = XS_API_FIELD(options, cache_dir, nullptr);
     auto context = std::make_unique<xs_context_s>();
     context->threads = threads;
+    context->diskCache = diskCacheOptionsFor(cacheDir ? cacheDir : "", cacheMaxBytes);
     context->cache = std::make_unique<CompileCache>(capacity == 0 ? 1024 : capacity);
     registerObject(context.get());
     *out_context = context.release();
@@ -34,15 +39,5 @@ xs_status_t xs_context_create(const xs_context_options_t *options, xs_context_t 
 void xs_context_retain(xs_context_t *context) { retainObject(context, ObjectKind::Context); }
 
 void xs_context_release(xs_context_t *context) { releaseObject(context, ObjectKind::Context); }
-
-xs_status_t xs_context_check_device(xs_context_t *context, const char *device) {
-  return guarded([&]() -> absl::Status {
-    XS_RETURN_IF_ERROR(lookupObject(context, ObjectKind::Context, "context").status());
-    if (device == nullptr)
-      return absl::InvalidArgumentError("xs_context_check_device: device is NULL");
-    XS_ASSIGN_OR_RETURN(std::string name, resolveDeviceName(device));
-    return checkDeviceAvailable(name);
-  });
-}
 
 } // extern "C"

@@ -5,7 +5,7 @@
 
 #include "api/ApiObjects.h"
 #include "api/DLPackTensors.h"
-#include "driver/Compiler.h"
+#include "driver/CompileCache.h"
 #include "ir/Diagnostics.h"
 #include "runtime/HostPlanExecution.h"
 
@@ -154,6 +154,8 @@ xs_status_t xs_stats_get(xs_stats_t *out_stats) {
     XS_API_SET(out_stats, compile_cache_hits, static_cast<uint64_t>(compiler.cacheHits));
     XS_API_SET(out_stats, runs, runCount.load(std::memory_order_relaxed));
     XS_API_SET(out_stats, bytes_copied, bytesCopiedCount.load(std::memory_order_relaxed));
+    XS_API_SET(out_stats, disk_cache_loads, static_cast<uint64_t>(compiler.diskLoads));
+    XS_API_SET(out_stats, bundle_loads, static_cast<uint64_t>(compiler.bundleLoads));
     return absl::OkStatus();
   });
 }

@@ -33,8 +33,9 @@ xs_status_code_t codeOf(absl::StatusCode code) {
   case absl::StatusCode::kOutOfRange:
     return XS_STATUS_OUT_OF_RANGE;
   case absl::StatusCode::kInternal:
-  case absl::StatusCode::kDataLoss:
     return XS_STATUS_INTERNAL;
+  case absl::StatusCode::kDataLoss:
+    return XS_STATUS_DATA_LOSS;
   default:
     return XS_STATUS_UNKNOWN;
   }
@@ -103,6 +104,8 @@ const char *xs_status_code_name(xs_status_code_t code) {
     return "INTERNAL";
   case XS_STATUS_UNKNOWN:
     return "UNKNOWN";
+  case XS_STATUS_DATA_LOSS:
+    return "DATA_LOSS";
   }
   return "UNKNOWN";
 }

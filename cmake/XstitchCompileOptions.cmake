@@ -44,3 +44,15 @@ function(xstitch_add_tool name)
   target_compile_options(${name} PRIVATE ${XSTITCH_WARNING_FLAGS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS})
 endfunction()
+
+# Sets XSTITCH_CACHE_DIR=off for the tests of the current directory that do
+# not set it themselves.
+function(xstitch_tests_without_disk_cache)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(test ${tests})
+    get_test_property(${test} ENVIRONMENT environment)
+    if(NOT environment OR NOT environment MATCHES "XSTITCH_CACHE_DIR=")
+      set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "XSTITCH_CACHE_DIR=off")
+    endif()
+  endforeach()
+endfunction()

@@ -1,6 +1,29 @@
 #include "driver/CompileCache.h"
 
+#include <atomic>
+
 namespace xs {
+namespace {
+
+std::atomic<int64_t> &counter(CompileEvent event) {
+  static std::atomic<int64_t> counts[4];
+  return counts[static_cast<size_t>(event)];
+}
+
+} // namespace
+
+void countCompileEvent(CompileEvent event) {
+  counter(event).fetch_add(1, std::memory_order_relaxed);
+}
+
+CompilerCounters compilerCounters() {
+  CompilerCounters c;
+  c.compilations = counter(CompileEvent::Compilation).load(std::memory_order_relaxed);
+  c.cacheHits = counter(CompileEvent::MemoryHit).load(std::memory_order_relaxed);
+  c.diskLoads = counter(CompileEvent::DiskLoad).load(std::memory_order_relaxed);
+  c.bundleLoads = counter(CompileEvent::BundleLoad).load(std::memory_order_relaxed);
+  return c;
+}
 
 uint64_t stableHash64(std::string_view text) {
   uint64_t h = 14695981039346656037ull;

@@ -26,6 +26,18 @@ namespace xs {
 /// can name an on-disk entry later.
 uint64_t stableHash64(std::string_view text);
 
+/// What the compile driver and the bundle loader did in this process, over
+/// every cache (the C API's xs_stats_get).
+struct CompilerCounters {
+  int64_t compilations = 0; // functions compiled (cache misses and uncached compiles)
+  int64_t cacheHits = 0;    // compiles an in-memory cache answered
+  int64_t diskLoads = 0;    // compiles the persistent cache answered
+  int64_t bundleLoads = 0;  // executables loaded from AOT bundles
+};
+CompilerCounters compilerCounters();
+enum class CompileEvent : uint8_t { Compilation, MemoryHit, DiskLoad, BundleLoad };
+void countCompileEvent(CompileEvent event);
+
 class CompileCache {
 public:
   /// At most `capacity` entries; beyond it the oldest is dropped (its

@@ -2,25 +2,20 @@
 
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <mutex>
-#include <tuple>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "backends/nvptx/NvptxBackend.h"
 #include "backends/nvptx/NvptxSimulation.h"
 #include "backends/x86/X86Backend.h"
+#include "driver/BuildIdentity.h"
 #include "driver/CompileCache.h"
 #include "driver/NvidiaTargets.h"
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
-#include "runtime/cpu/CpuDevice.h"
-#include "runtime/cuda/CudaDevice.h"
-#include "runtime/simt/SimtDevice.h"
-
-#ifndef XSTITCH_VERSION
-#error "XSTITCH_VERSION must be defined by the build (driver/CMakeLists.txt)"
-#endif
+#include "runtime/devices/Devices.h"
+#include "transforms/Pass.h"
+#include "transforms/SpecializeDims.h"
 
 namespace xs {
 namespace {
@@ -51,13 +46,25 @@ X86Options x86Options(const CompileOptions &options) {
 // Everything that determines the generated code and where it is loaded.
 constexpr int64_t kLiteralsInCacheKeys = 64;
 
+std::string resolvedTarget(const CompileOptions &options);
+
+/// "B=8,S=128", sorted.
+std::string specializationText(const CompileOptions &options) {
+  std::vector<std::string> items;
+  for (const auto &[symbol, value] : options.specialize)
+    items.push_back(absl::StrCat(symbol, "=", value));
+  std::sort(items.begin(), items.end());
+  return absl::StrJoin(items, ",");
+}
+
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat(
-      "xstitch ", XSTITCH_VERSION, "\ndevice=", options.device, "\nfusion=", options.fusion ? 1 : 0,
-      "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
+      compilerIdentity(), "\ndevice=", options.device, "\ntarget=", resolvedTarget(options),
+      "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
+      "\nflush_denormals=", options.flushDenormals ? 1 : 0,
       "\nblock_elements=", options.blockElements,
       "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
-      "\nfeatures=", options.features, "\n",
+      "\nfeatures=", options.features, "\nspecialize=", specializationText(options), "\n",
       // Weights enter the key as their digests: printing them would cost
       // seconds for a whole model.
       printFunction(function, PrintOptions{.elideLiteralsAbove = kLiteralsInCacheKeys}));
@@ -69,50 +76,6 @@ std::string cacheKeyText(const Function &function, const CompileOptions &options
 CompileCache &compileCache() {
   static CompileCache *cache = new CompileCache();
   return *cache;
-}
-
-// CompilerCounters, process-wide.
-std::atomic<int64_t> &compilations() {
-  static std::atomic<int64_t> count{0};
-  return count;
-}
-std::atomic<int64_t> &cacheHits() {
-  static std::atomic<int64_t> count{0};
-  return count;
-}
-
-// One CPU device per worker-thread count and float mode, shared by every
-// compilation, and one NVPTX simulation device (the CPU device with the lane
-// scheduler) per the same and kind of launch of several phases.
-Device &cpuDevice(int threads, bool flushDenormals, bool simulation = false,
-                  bool cooperative = true) {
-  static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::tuple<int, bool, bool, bool>, std::unique_ptr<Device>>();
-  std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation, cooperative}];
-  if (!device) {
-    CpuDeviceOptions cpuOptions;
-    cpuOptions.threads = threads;
-    cpuOptions.flushDenormals = flushDenormals;
-    cpuOptions.cooperativeLaunches = cooperative;
-    device = simulation ? createNvptxSimulationDevice(cpuOptions) : createCpuDevice(cpuOptions);
-  }
-  return *device;
-}
-
-// One CUDA device per GPU, shared by every compilation. A GPU that cannot be
-// opened is tried again at the next compile (the error may be transient).
-absl::StatusOr<Device *> cudaDevice(int ordinal) {
-  static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<int, std::unique_ptr<Device>>();
-  std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[ordinal];
-  if (!device) {
-    cuda::CudaDeviceOptions cudaOptions;
-    cudaOptions.ordinal = ordinal;
-    XS_ASSIGN_OR_RETURN(device, cuda::createCudaDevice(cudaOptions));
-  }
-  return device.get();
 }
 
 /// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
@@ -140,24 +103,28 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-absl::StatusOr<std::shared_ptr<Executable>>
-compileUncached(const Function &function, const CompileOptions &options, CompileInfo &stages) {
+bool isNvidiaPresetName(std::string_view device) { return device.rfind("sm_", 0) == 0; }
+
+/// Compiles `function` for options.device, timing the stages into `stages`.
+absl::StatusOr<CompiledProgram> compileStages(const Function &original,
+                                              const CompileOptions &options, CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
-  if (isCudaDeviceName(options.device)) {
-    // The GPU's limits are queried once, for planning and code generation.
+  std::unique_ptr<Module> specialized;
+  if (!options.specialize.empty()) {
+    XS_ASSIGN_OR_RETURN(specialized, specializeDims(original, options.specialize));
+    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
+  }
+  const Function &function = specialized ? *specialized->functions().front() : original;
+  if (isCudaDeviceName(options.device) || isNvidiaPresetName(options.device)) {
+    // A present GPU's limits are queried once, for planning and code
+    // generation; a preset's are known.
     XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
     stages.planSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
     XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
-    CompiledProgram program{std::move(plan.host), "ptx", {std::move(ptx)}};
     stages.llvmSeconds = secondsSince(start);
-    start = std::chrono::steady_clock::now();
-    XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
-    XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal));
-    absl::StatusOr<std::shared_ptr<Executable>> loaded = device->load(std::move(program));
-    stages.loadSeconds = secondsSince(start);
-    return loaded;
+    return CompiledProgram{std::move(plan.host), "ptx", {std::move(ptx)}};
   }
   if (isNvptxSimulationName(options.device)) {
     XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(simulatedNvidiaTarget(options.device)));
@@ -167,26 +134,74 @@ compileUncached(const Function &function, const CompileOptions &options, Compile
     XS_ASSIGN_OR_RETURN(CompiledProgram program,
                         compileNvptxSimulation(plan, nvptx, x86Options(options)));
     stages.llvmSeconds = secondsSince(start);
-    start = std::chrono::steady_clock::now();
-    absl::StatusOr<std::shared_ptr<Executable>> loaded =
-        cpuDevice(options.threads, options.flushDenormals, /*simulation=*/true,
-                  simulatesCooperativeLaunches(options.device))
-            .load(std::move(program));
-    stages.loadSeconds = secondsSince(start);
-    return loaded;
+    return program;
   }
-  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
-  if (!plan.ok())
-    return plan.status();
+  CompileOptions planned = options;
+  planned.specialize.clear(); // done above
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planFunction(function, planned));
   stages.planSeconds = secondsSince(start);
   start = std::chrono::steady_clock::now();
-  absl::StatusOr<CompiledProgram> program = compileForX86(*plan, x86Options(options));
-  if (!program.ok())
-    return program.status();
+  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileForX86(plan, x86Options(options)));
   stages.llvmSeconds = secondsSince(start);
-  start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::shared_ptr<Executable>> loaded =
-      cpuDevice(options.threads, options.flushDenormals).load(std::move(*program));
+  return program;
+}
+
+/// The CPU and features x86 code is generated for; the host's are resolved
+/// once per process.
+X86Cpu x86CpuFor(const CompileOptions &options) {
+  if (!options.cpu.empty() || !options.features.empty())
+    return resolveX86Cpu(x86Options(options));
+  static const X86Cpu *host = new X86Cpu(resolveX86Cpu(X86Options()));
+  return *host;
+}
+
+/// What the code is for, beyond the options: the x86 CPU, or the NVIDIA
+/// architecture (a present GPU's, queried).
+std::string resolvedTarget(const CompileOptions &options) {
+  if (options.device == "cpu" || isNvptxSimulationName(options.device)) {
+    X86Cpu cpu = x86CpuFor(options);
+    return strCat("x86 ", cpu.cpu, " ", cpu.features);
+  }
+  absl::StatusOr<NvidiaDeviceLimits> limits = resolveNvidiaTarget(options.device);
+  return limits.ok() ? strCat("nvptx ", limits->arch, " ", limits->part) : std::string("nvptx ?");
+}
+
+/// The in-memory compile cache's miss: the persistent cache's entry, or a
+/// compile (stored there for the next process).
+absl::StatusOr<std::shared_ptr<Executable>> compileOrLoad(const Function &function,
+                                                          const CompileOptions &options,
+                                                          const std::string &keyText,
+                                                          CompileInfo &stages) {
+  const DiskCacheOptions &disk = options.diskCache;
+  bool persistent = options.useCache && !disk.directory.empty();
+  if (persistent) {
+    auto start = std::chrono::steady_clock::now();
+    std::string warning;
+    if (std::optional<ProgramFile> file = loadDiskCacheEntry(disk, keyText, &warning)) {
+      absl::StatusOr<std::shared_ptr<Executable>> loaded =
+          loadProgram(std::move(file->program), options);
+      if (loaded.ok()) {
+        countCompileEvent(CompileEvent::DiskLoad);
+        stages.source = ExecutableSource::Disk;
+        stages.loadSeconds = secondsSince(start);
+        return loaded;
+      }
+      warning = strCat("compile cache: ", diskCacheEntryPath(disk.directory, keyText),
+                       " does not load (", loaded.status().message(), "); compiling instead");
+    }
+    if (!warning.empty())
+      stages.warnings.push_back(std::move(warning));
+  }
+  countCompileEvent(CompileEvent::Compilation);
+  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileStages(function, options, stages));
+  if (persistent) {
+    ProgramFile file{programFileHeader(function, options), program};
+    file.header.key = keyText;
+    if (absl::Status stored = storeDiskCacheEntry(disk, file); !stored.ok())
+      stages.warnings.push_back(std::string(stored.message()));
+  }
+  auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::shared_ptr<Executable>> loaded = loadProgram(std::move(program), options);
   stages.loadSeconds = secondsSince(start);
   return loaded;
 }
@@ -207,23 +222,24 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
   auto start = std::chrono::steady_clock::now();
   bool hit = false;
   CompileInfo stages;
-  auto compile = [&] {
-    compilations().fetch_add(1, std::memory_order_relaxed);
-    return compileUncached(function, options, stages);
-  };
+  std::string keyText = cacheKeyText(function, options);
+  auto compile = [&] { return compileOrLoad(function, options, keyText, stages); };
   absl::StatusOr<std::shared_ptr<Executable>> executable =
-      options.useCache ? cache.getOrCompile(cacheKeyText(function, options), compile, &hit)
-                       : compile();
+      options.useCache ? cache.getOrCompile(keyText, compile, &hit) : compile();
   if (!executable.ok())
     return executable.status();
-  if (hit)
-    cacheHits().fetch_add(1, std::memory_order_relaxed);
+  if (hit) {
+    countCompileEvent(CompileEvent::MemoryHit);
+    stages.source = ExecutableSource::Memory;
+  }
   if (info) {
     info->compileSeconds = secondsSince(start);
     info->cacheHit = hit;
+    info->source = stages.source;
     info->planSeconds = stages.planSeconds;
     info->llvmSeconds = stages.llvmSeconds;
     info->loadSeconds = stages.loadSeconds;
+    info->warnings = stages.warnings;
     info->kernels.clear();
     for (const HostStep &step : (*executable)->plan().steps)
       if (step.kind == HostStep::Kind::Launch)
@@ -232,16 +248,93 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
   return executable;
 }
 
-CompilerCounters compilerCounters() {
-  CompilerCounters counters;
-  counters.compilations = compilations().load(std::memory_order_relaxed);
-  counters.cacheHits = cacheHits().load(std::memory_order_relaxed);
-  return counters;
+absl::StatusOr<CompiledProgram> compileProgram(const Function &function,
+                                               const CompileOptions &options, CompileInfo *stages) {
+  if (!isNvidiaPresetName(options.device))
+    XS_RETURN_IF_ERROR(checkDevice(options));
+  CompileInfo local;
+  countCompileEvent(CompileEvent::Compilation);
+  return compileStages(function, options, stages ? *stages : local);
+}
+
+absl::StatusOr<std::shared_ptr<Executable>> loadProgram(CompiledProgram program,
+                                                        const CompileOptions &options) {
+  if (isNvidiaPresetName(options.device))
+    return absl::InvalidArgumentError(
+        strCat(options.device, " is a compile target; run its code on a device such as cuda:0"));
+  XS_RETURN_IF_ERROR(checkDevice(options));
+  LoadOptions load;
+  load.device = options.device;
+  load.threads = options.threads;
+  load.flushDenormals = options.flushDenormals;
+  return loadCompiledProgram(std::move(program), load);
+}
+
+ProgramFileHeader programFileHeader(const Function &function, const CompileOptions &options) {
+  ProgramFileHeader header;
+  header.kind = "cache";
+  header.producer = compilerIdentity();
+  header.device = options.device;
+  header.flushDenormals = options.flushDenormals;
+  if (options.device == "cpu" || isNvptxSimulationName(options.device)) {
+    X86Cpu cpu = x86CpuFor(options);
+    header.cpu = cpu.cpu;
+    header.features = cpu.features;
+  }
+  header.key = cacheKeyText(function, options);
+  return header;
+}
+
+absl::StatusOr<ProgramFile> compileBundle(const Function &function, const CompileOptions &options,
+                                          std::vector<std::string> inputNames,
+                                          std::vector<std::string> outputNames,
+                                          const std::string &source, CompileInfo *stages) {
+  if (inputNames.empty())
+    for (const auto &param : function.params())
+      inputNames.push_back(param->name());
+  if (outputNames.empty())
+    for (const FunctionResult &result : function.results())
+      outputNames.push_back(result.name);
+  if (inputNames.size() != function.params().size() ||
+      outputNames.size() != function.results().size())
+    return absl::InvalidArgumentError(
+        strCat("@", function.name(), " has ", function.params().size(), " inputs and ",
+               function.results().size(), " results, but ", inputNames.size(), " and ",
+               outputNames.size(), " names were given"));
+  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileProgram(function, options, stages));
+  ProgramFile file{programFileHeader(function, options), std::move(program)};
+  file.header.kind = "bundle";
+  file.header.source = source;
+  file.header.inputNames = std::move(inputNames);
+  file.header.outputNames = std::move(outputNames);
+  return file;
+}
+
+std::string_view executableSourceName(ExecutableSource source) {
+  switch (source) {
+  case ExecutableSource::Compiled:
+    return "compiled";
+  case ExecutableSource::Memory:
+    return "memory";
+  case ExecutableSource::Disk:
+    return "disk";
+  case ExecutableSource::Bundle:
+    return "bundle";
+  }
+  return "compiled";
 }
 
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
   if (absl::Status s = checkDevice(options); !s.ok())
     return s;
+  if (!options.specialize.empty()) {
+    XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> specialized,
+                        specializeDims(function, options.specialize));
+    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
+    CompileOptions symbolic = options;
+    symbolic.specialize.clear();
+    return planFunction(*specialized->functions().front(), symbolic);
+  }
   if (isCudaDeviceName(options.device))
     return planNvidiaFunction(function, options, options.device);
   if (isNvptxSimulationName(options.device))

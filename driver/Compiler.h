@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "driver/CompileCache.h"
+#include "driver/DiskCache.h"
 #include "ir/IR.h"
 #include "runtime/Executable.h"
 #include "transforms/PlanProgram.h"
@@ -44,15 +45,33 @@ struct CompileOptions {
   /// machine.
   std::string cpu;
   std::string features;
-  /// false: compile afresh and leave the cache alone (cold compile-time
+  /// false: compile afresh and leave the caches alone (cold compile-time
   /// benchmarks). Not part of the cache key.
   bool useCache = true;
+  /// Dims substituted as constants before planning (transforms/
+  /// SpecializeDims.h): the static-shape baseline the symbolic compile is
+  /// measured against. The executable then runs only at these values.
+  DimBindings specialize;
+  /// The persistent compile cache (driver/DiskCache.h); its directory empty:
+  /// none. Tools and the C API fill it from their flags and the environment
+  /// (diskCacheOptionsFor). Not part of the cache key.
+  DiskCacheOptions diskCache;
 };
+
+/// Where an executable came from.
+enum class ExecutableSource : uint8_t {
+  Compiled, // compiled by this call
+  Memory,   // the in-memory compile cache held it (or another caller was compiling it)
+  Disk,     // the persistent compile cache held it
+  Bundle,   // loaded from an AOT bundle
+};
+std::string_view executableSourceName(ExecutableSource source); // "compiled", "memory", ...
 
 /// What compiling produced, for reports.
 struct CompileInfo {
   double compileSeconds = 0;
-  bool cacheHit = false;
+  bool cacheHit = false; // source is Memory
+  ExecutableSource source = ExecutableSource::Compiled;
   /// Where a compile that missed the cache spent its time (zero on a hit):
   /// planning (x86TargetDescription and the stitch planner), LLVM
   /// (emission, optimization and code generation, on all cores), and
@@ -61,6 +80,10 @@ struct CompileInfo {
   double llvmSeconds = 0;
   double loadSeconds = 0;
   std::vector<std::string> kernels; // plan names, in launch order
+  /// What went wrong without failing the compile (an unreadable persistent
+  /// cache entry, a cache directory that cannot be written), for the caller
+  /// to show.
+  std::vector<std::string> warnings;
 };
 
 /// Compiles `function` (already canonicalized by the default pipeline; see
@@ -76,12 +99,32 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
                                                             CompileCache &cache,
                                                             CompileInfo *info = nullptr);
 
-/// What the compile driver did in this process, over every cache.
-struct CompilerCounters {
-  int64_t compilations = 0; // functions compiled (cache misses and uncached compiles)
-  int64_t cacheHits = 0;    // compileFunction calls a cache answered
-};
-CompilerCounters compilerCounters();
+/// `function` compiled for `options.device` (a preset NVIDIA target such as
+/// sm_90 too: no GPU needed), not loaded: what AOT bundles and persistent
+/// cache entries hold. `stages` (optional) gets the plan and LLVM times.
+absl::StatusOr<CompiledProgram> compileProgram(const Function &function,
+                                               const CompileOptions &options,
+                                               CompileInfo *stages = nullptr);
+
+/// Loads a compiled program on `options.device` (its threads and float mode
+/// too).
+absl::StatusOr<std::shared_ptr<Executable>> loadProgram(CompiledProgram program,
+                                                        const CompileOptions &options);
+
+/// An AOT bundle (runtime/devices/Bundles.h) of `function` for
+/// `options.device`, which may be a preset NVIDIA target (sm_90: no GPU
+/// needed). `inputNames` and `outputNames` (empty: the function's) are what
+/// callers know the inputs and results by; `source` names the model.
+absl::StatusOr<ProgramFile> compileBundle(const Function &function, const CompileOptions &options,
+                                          std::vector<std::string> inputNames,
+                                          std::vector<std::string> outputNames,
+                                          const std::string &source, CompileInfo *stages = nullptr);
+
+/// The header a bundle or cache entry of `function` compiled with `options`
+/// carries: the device, the resolved CPU and features for x86 code, the
+/// float mode, the producer's version, and (`key`) everything that decides
+/// the code.
+ProgramFileHeader programFileHeader(const Function &function, const CompileOptions &options);
 
 /// The plans `compileFunction` would build (for --emit and reports).
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options);

@@ -11,31 +11,13 @@
 #include "absl/status/statusor.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "runtime/cuda/CudaDriver.h"
+#include "runtime/devices/Devices.h" // device names
 
 namespace xs {
 
 /// The limits of a queried device, in NvidiaDeviceLimits' terms.
 NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device);
 
-/// Whether `name` names a CUDA device ("cuda", "cuda:N").
-bool isCudaDeviceName(std::string_view name);
-/// N of "cuda:N" (0 for "cuda"); anything else is an InvalidArgument error.
-absl::StatusOr<int> cudaOrdinal(std::string_view name);
-
-/// Whether `name` names the NVPTX simulation ("nvptx-sim", "nvptx-sim:sm_80",
-/// "nvptx-sim:sm_80:phases"; runtime/simt/SimtDevice.h).
-bool isNvptxSimulationName(std::string_view name);
-/// The preset an NVPTX simulation device simulates: the part after a colon
-/// that is not kPhaseLaunches, else kDefaultSimulatedTarget. Checked when
-/// the preset is resolved.
-std::string simulatedNvidiaTarget(std::string_view name);
-inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
-/// Whether an NVPTX simulation device launches variants of several phases
-/// as their cooperative kernel (as a GPU that supports it does), unless its
-/// name ends in ":phases": then as a launch per phase (as one that does
-/// not), so that both kinds of kernel are checked.
-bool simulatesCooperativeLaunches(std::string_view name);
-inline constexpr const char *kPhaseLaunches = "phases";
 /// Checks an NVPTX simulation device's name: at most one preset (a known
 /// one) and ":phases" at most once; anything else is an InvalidArgument
 /// error saying how the name is written.

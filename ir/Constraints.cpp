@@ -458,13 +458,18 @@ absl::Status ConstraintStore::check(const DimBindings &given) const {
   return absl::OkStatus();
 }
 
-std::vector<Constraint> ConstraintStore::facts() const {
+std::vector<std::string> ConstraintStore::symbolsInOrder() const {
   std::vector<std::string> symbols;
   for (const auto &[s, seen] : firstSeen_)
     symbols.push_back(s);
   std::sort(symbols.begin(), symbols.end(), [&](const std::string &a, const std::string &b) {
     return firstSeen_.at(a) < firstSeen_.at(b);
   });
+  return symbols;
+}
+
+std::vector<Constraint> ConstraintStore::facts() const {
+  std::vector<std::string> symbols = symbolsInOrder();
   std::vector<Constraint> out;
   auto equal = [](DimExpr l, DimExpr r) {
     Constraint c{Constraint::Kind::Equal, std::move(l), std::move(r), {}, 1, {}, {}};

@@ -86,6 +86,11 @@ public:
 
   /// The facts in a canonical order, for printing (`where ...`).
   std::vector<Constraint> facts() const;
+  /// Every known symbol in order of first appearance, and which are host
+  /// symbols: with facts(), what rebuilds an equivalent store (a serialized
+  /// host plan's).
+  std::vector<std::string> symbolsInOrder() const;
+  bool isHostSymbol(const std::string &symbol) const { return hostSymbols_.contains(symbol); }
   bool empty() const;
 
 private:

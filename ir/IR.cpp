@@ -153,7 +153,7 @@ Function *Module::addFunction(std::string name, Location loc) {
 
 Function *Module::lookup(std::string_view name) const {
   for (const auto &f : functions_)
-    if (f->name() == name)
+    if (f && f->name() == name)
       return f.get();
   return nullptr;
 }

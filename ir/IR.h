@@ -168,6 +168,8 @@ public:
   const std::vector<std::unique_ptr<Function>> &functions() const { return functions_; }
   /// The function named `name` (without `@`), or nullptr.
   Function *lookup(std::string_view name) const;
+  /// Moves function `index` out of the module (which keeps a null entry).
+  std::unique_ptr<Function> releaseFunction(size_t index) { return std::move(functions_[index]); }
   const std::shared_ptr<const std::string> &fileName() const { return fileName_; }
 
 private:

@@ -17,6 +17,7 @@ config.substitutions.append(("%expect-exit", config.python + " " + os.path.join(
     config.xstitch_source_dir, "tests", "tools", "expect_exit.py")))
 config.substitutions.append(("%xstitch-opt", os.path.join(tools, "xstitch-opt")))
 config.substitutions.append(("%xstitch-run", os.path.join(tools, "xstitch-run")))
+config.substitutions.append(("%xstitch-compile", os.path.join(tools, "xstitch-compile")))
 config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%src_root", config.xstitch_source_dir))
 config.substitutions.append(("FileCheck", config.filecheck))
@@ -25,6 +26,9 @@ config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
 # Golden outputs are the CPU's: xstitch-run's --device=auto would pick a GPU
 # where there is one. GPU tests name their device.
 config.environment["XSTITCH_DEVICE"] = "cpu"
+# No persistent compile cache: a developer's would turn compiles into loads
+# and change what tools print. Tests of the cache set a directory of their own.
+config.environment["XSTITCH_CACHE_DIR"] = "off"
 
 # `REQUIRES: cuda-driver` / `UNSUPPORTED: cuda-driver`: the NVIDIA driver
 # library loads (a GPU machine), or not.

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "ir/Diagnostics.h"
+#include "ir/Parser.h"
 
 namespace xs {
 
@@ -30,6 +31,8 @@ absl::Status fromLibrary(xs_status_t status) {
     return absl::OutOfRangeError(message);
   case XS_STATUS_INTERNAL:
     return absl::InternalError(message);
+  case XS_STATUS_DATA_LOSS:
+    return absl::DataLossError(message);
   default:
     return absl::UnknownError(message);
   }
@@ -69,6 +72,9 @@ LibraryExecutable::compileModule(xs_module_t *module, const std::string &functio
   xs_context_options_t contextOptions;
   xs_context_options_init(&contextOptions);
   contextOptions.worker_threads = options.threads;
+  contextOptions.cache_dir =
+      options.diskCache.directory.empty() ? "off" : options.diskCache.directory.c_str();
+  contextOptions.cache_max_bytes = options.diskCache.maxBytes;
   if (absl::Status s = fromLibrary(xs_context_create(&contextOptions, &exe->context_)); !s.ok()) {
     xs_module_release(module);
     return s;
@@ -83,28 +89,131 @@ LibraryExecutable::compileModule(xs_module_t *module, const std::string &functio
   compile.cpu_features = options.features.empty() ? nullptr : options.features.c_str();
   compile.block_elements = options.blockElements;
   compile.streaming_store_bytes = options.streamingStoreBytes;
+  std::string specialization;
+  for (const auto &[symbol, value] : options.specialize)
+    specialization += strCat(specialization.empty() ? "" : ",", symbol, "=", value);
+  compile.specialize = specialization.empty() ? nullptr : specialization.c_str();
   absl::Status compiled =
       fromLibrary(xs_executable_compile(exe->context_, module, &compile, &exe->executable_));
   xs_module_release(module);
   XS_RETURN_IF_ERROR(compiled);
 
+  XS_RETURN_IF_ERROR(exe->describe());
+  return exe;
+}
+
+absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+LibraryExecutable::loadBundle(const std::string &path, const std::string &device, int threads) {
+  std::unique_ptr<LibraryExecutable> exe(new LibraryExecutable());
+  xs_context_options_t contextOptions;
+  xs_context_options_init(&contextOptions);
+  contextOptions.worker_threads = threads;
+  contextOptions.cache_dir = "off";
+  XS_RETURN_IF_ERROR(fromLibrary(xs_context_create(&contextOptions, &exe->context_)));
+  xs_bundle_options_t options;
+  xs_bundle_options_init(&options);
+  options.device = device.empty() ? nullptr : device.c_str();
+  XS_RETURN_IF_ERROR(fromLibrary(
+      xs_executable_load_bundle(exe->context_, path.c_str(), &options, &exe->executable_)));
+  XS_RETURN_IF_ERROR(exe->describe());
+  return exe;
+}
+
+absl::Status LibraryExecutable::describe() {
   xs_compile_info_t info;
   xs_compile_info_init(&info);
-  XS_RETURN_IF_ERROR(fromLibrary(xs_executable_compile_info(exe->executable_, &info)));
-  exe->info_.compileSeconds = info.compile_seconds;
-  exe->info_.cacheHit = info.cache_hit != 0;
-  exe->info_.planSeconds = info.plan_seconds;
-  exe->info_.llvmSeconds = info.llvm_seconds;
-  exe->info_.loadSeconds = info.load_seconds;
-  exe->kernelCount_ = info.kernel_count;
-  for (size_t i = 0; i < xs_executable_input_count(exe->executable_); ++i) {
+  XS_RETURN_IF_ERROR(fromLibrary(xs_executable_compile_info(executable_, &info)));
+  info_.compileSeconds = info.compile_seconds;
+  info_.cacheHit = info.cache_hit != 0;
+  info_.planSeconds = info.plan_seconds;
+  info_.llvmSeconds = info.llvm_seconds;
+  info_.loadSeconds = info.load_seconds;
+  info_.source = static_cast<ExecutableSource>(info.source);
+  if (info.warning != nullptr)
+    info_.warnings.push_back(info.warning);
+  kernelCount_ = info.kernel_count;
+  for (size_t i = 0; i < xs_executable_input_count(executable_); ++i) {
     xs_tensor_desc_t desc;
     xs_tensor_desc_init(&desc);
-    XS_RETURN_IF_ERROR(fromLibrary(xs_executable_input_desc(exe->executable_, i, &desc)));
-    exe->inputTypes_.push_back(desc.dtype);
+    XS_RETURN_IF_ERROR(fromLibrary(xs_executable_input_desc(executable_, i, &desc)));
+    inputTypes_.push_back(desc.dtype);
   }
-  exe->numOutputs_ = xs_executable_output_count(exe->executable_);
-  return exe;
+  numOutputs_ = xs_executable_output_count(executable_);
+  return absl::OkStatus();
+}
+
+namespace {
+
+/// The element type of a description's DLPack type (i1 is uint8 to DLPack
+/// 0.6, so a uint8 is u8).
+std::optional<ElementType> elementTypeOfDLPack(DLDataType t) {
+  if (t.lanes != 1)
+    return std::nullopt;
+  switch (t.code) {
+  case kDLFloat:
+    return t.bits == 32   ? std::optional(ElementType::F32)
+           : t.bits == 16 ? std::optional(ElementType::F16)
+           : t.bits == 64 ? std::optional(ElementType::F64)
+                          : std::nullopt;
+  case kDLBfloat:
+    return t.bits == 16 ? std::optional(ElementType::BF16) : std::nullopt;
+  case kDLInt:
+    return t.bits == 8    ? std::optional(ElementType::I8)
+           : t.bits == 32 ? std::optional(ElementType::I32)
+           : t.bits == 64 ? std::optional(ElementType::I64)
+                          : std::nullopt;
+  case kDLUInt:
+    return t.bits == 8 ? std::optional(ElementType::U8) : std::nullopt;
+  default:
+    return std::nullopt;
+  }
+}
+
+absl::StatusOr<TensorType> typeOf(const xs_tensor_desc_t &desc) {
+  std::optional<ElementType> element = elementTypeOfDLPack(desc.dtype);
+  if (!element)
+    return absl::InvalidArgumentError(strCat("tensor '", desc.name, "' has a dtype xstitch lacks"));
+  std::vector<DimExpr> shape;
+  for (int32_t d = 0; d < desc.ndim; ++d) {
+    XS_ASSIGN_OR_RETURN(DimExpr dim, parseDimExpr(desc.dims[d].expr));
+    shape.push_back(std::move(dim));
+  }
+  return TensorType(*element, std::move(shape));
+}
+
+} // namespace
+
+absl::StatusOr<std::unique_ptr<Module>> LibraryExecutable::signature() const {
+  auto module = std::make_unique<Module>();
+  Function *f = module->addFunction(xs_executable_function(executable_), Location());
+  for (size_t i = 0; i < xs_executable_input_count(executable_); ++i) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    XS_RETURN_IF_ERROR(fromLibrary(xs_executable_input_desc(executable_, i, &desc)));
+    XS_ASSIGN_OR_RETURN(TensorType type, typeOf(desc));
+    f->addParam(desc.name, type, Location());
+  }
+  for (size_t i = 0; i < numOutputs_; ++i) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    XS_RETURN_IF_ERROR(fromLibrary(xs_executable_output_desc(executable_, i, &desc)));
+    FunctionResult result;
+    result.name = desc.name;
+    XS_ASSIGN_OR_RETURN(result.declaredType, typeOf(desc));
+    f->results().push_back(std::move(result));
+  }
+  return module;
+}
+
+std::vector<ElementType> LibraryExecutable::resultTypes() const {
+  std::vector<ElementType> types;
+  for (size_t i = 0; i < numOutputs_; ++i) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    if (fromLibrary(xs_executable_output_desc(executable_, i, &desc)).ok())
+      types.push_back(elementTypeOfDLPack(desc.dtype).value_or(ElementType::F32));
+  }
+  return types;
 }
 
 LibraryExecutable::~LibraryExecutable() {

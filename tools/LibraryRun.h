@@ -29,6 +29,10 @@ public:
   static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
   compileText(const std::string &text, const std::string &sourceName, const std::string &function,
               const CompileOptions &options);
+  /// Loads the AOT bundle at `path` through the C API on `device` (empty:
+  /// the bundle's) with `threads` CPU workers.
+  static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
+  loadBundle(const std::string &path, const std::string &device, int threads);
   ~LibraryExecutable();
   LibraryExecutable(const LibraryExecutable &) = delete;
   LibraryExecutable &operator=(const LibraryExecutable &) = delete;
@@ -37,6 +41,14 @@ public:
   /// names them), and how many kernels a run launches at most.
   const CompileInfo &info() const { return info_; }
   int kernelCount() const { return kernelCount_; }
+
+  /// The executable's interface as a function without a body (parameters
+  /// typed, results named and given their declared types), for what needs
+  /// a signature: binding inputs, naming results. Dims are parsed back from
+  /// the descriptions' text.
+  absl::StatusOr<std::unique_ptr<Module>> signature() const;
+  /// The results' element types.
+  std::vector<ElementType> resultTypes() const;
 
   /// Runs on `inputs`; results come back as HostTensors of `resultTypes`.
   /// With `stats`, the steps are timed.
@@ -58,6 +70,8 @@ private:
   /// Compiles `module` (released here) with `options`.
   static absl::StatusOr<std::unique_ptr<LibraryExecutable>>
   compileModule(xs_module_t *module, const std::string &function, const CompileOptions &options);
+  /// Reads the compile info and the interface of executable_.
+  absl::Status describe();
   /// Runs on tensors already in typed memory; `outputs` receives the
   /// library's tensors (the caller deletes them).
   absl::Status runViews(const std::vector<TensorView> &inputs, RunStats *stats,

@@ -41,6 +41,7 @@ struct RunReport {
   std::vector<std::pair<std::string, int64_t>> dims;
   double compileSeconds = 0;
   bool cacheHit = false;
+  std::string source = "compiled"; // executableSourceName: compiled, memory, disk, bundle
   // Stages of a compile that missed the cache (CompileInfo).
   double planSeconds = 0, llvmSeconds = 0, loadSeconds = 0;
   std::vector<KernelReport> kernels;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Parser.h"
@@ -13,6 +14,7 @@
 #include "tools/common/CommandLine.h"
 #include "tools/common/ExitCodes.h"
 #include "transforms/Pass.h"
+#include "transforms/SpecializeDims.h"
 
 namespace {
 
@@ -23,6 +25,9 @@ const std::vector<xs::FlagSpec> kFlags = {
     {"time-passes", false, false, "", "print the time each pass took"},
     {"no-verify-each", false, false, "", "do not run the verifier after every pass"},
     {"list-passes", false, false, "", "list the passes and exit"},
+    {"specialize", true, true, "SYM=N",
+     "before the passes, replace the symbolic dim SYM by N everywhere (the static-shape "
+     "baseline xstitch-run --specialize compiles)"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -90,6 +95,30 @@ int main(int argc, char **argv) {
   if (!module.ok()) {
     std::cerr << module.status().message() << "\n";
     return xs::exitCodeFor(module.status());
+  }
+
+  if (args->has("specialize")) {
+    xs::DimBindings dims;
+    for (const std::string &spec : args->getAll("specialize")) {
+      std::vector<std::string> kv = absl::StrSplit(spec, absl::MaxSplits('=', 1));
+      int64_t value = 0;
+      if (kv.size() != 2 || !absl::SimpleAtoi(kv[1], &value)) {
+        std::cerr << "xstitch-opt: error: --specialize needs SYM=N, got '" << spec << "'\n";
+        return xs::kExitUserError;
+      }
+      dims[kv[0]] = value;
+    }
+    if ((*module)->functions().size() != 1) {
+      std::cerr << "xstitch-opt: error: --specialize takes a file with one function\n";
+      return xs::kExitUserError;
+    }
+    absl::StatusOr<std::unique_ptr<xs::Module>> specialized =
+        xs::specializeDims(*(*module)->functions().front(), dims);
+    if (!specialized.ok()) {
+      std::cerr << "xstitch-opt: error: " << specialized.status().message() << "\n";
+      return xs::exitCodeFor(specialized.status());
+    }
+    module = std::move(specialized);
   }
 
   std::vector<std::string> passes;

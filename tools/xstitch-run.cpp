@@ -90,6 +90,12 @@ const std::vector<FlagSpec> kFlags = {
     {"streaming-stores", true, false, "auto|never|BYTES",
      "CPU kernels write results of at least BYTES with streaming stores that bypass the caches "
      "(default auto: half the last-level cache, at most 16 MiB)"},
+    {"specialize", false, false, "",
+     "compile for this run's dims as constants (the static-shape baseline; the executable then "
+     "runs only at them)"},
+    {"cache-dir", true, false, "PATH|off",
+     "the persistent compile cache (default: $XSTITCH_CACHE_DIR, else $XDG_CACHE_HOME/xstitch, "
+     "else ~/.cache/xstitch; off: none)"},
     {"keep-denormals", false, false, "",
      "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
     {"help", false, false, "", "show this help"},
@@ -99,8 +105,8 @@ void printUsage(std::ostream &os) {
   os << "usage: xstitch-run FILE [options]\n"
         "       xstitch-run --conformance DIR [--device=cpu|ref] [--filter=TEXT] "
         "[--runtime-shapes]\n"
-        "Runs a function of FILE (xstitch text IR, or an ONNX model: FILE.onnx) and prints its\n"
-        "results.\n"
+        "Runs a function of FILE (xstitch text IR, an ONNX model: FILE.onnx, or an AOT bundle\n"
+        "written by xstitch-compile: FILE.xsb) and prints its results.\n"
         "Exit codes: 0 ok, 1 a comparison failed, 2 a user error, 3 an internal error.\n\n"
      << formatFlagHelp(kFlags);
 }
@@ -203,6 +209,11 @@ bool printComparison(std::ostream &out, std::string_view what, const std::string
   return false;
 }
 
+// Bundles are named .xsb (xstitch-compile's default).
+bool isBundlePath(const std::string &path) {
+  return path.size() > 4 && path.compare(path.size() - 4, 4, ".xsb") == 0;
+}
+
 // --device when the flag is absent: $XSTITCH_DEVICE (test suites pin it, as
 // JAX_PLATFORMS does for JAX), else auto.
 std::string deviceFlag(const ParsedArgs &args) {
@@ -218,6 +229,7 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   options.flushDenormals = !args.has("keep-denormals");
   options.cpu = args.get("cpu");
   options.features = args.get("features");
+  options.diskCache = diskCacheOptionsFor(args.get("cache-dir"));
   if (args.has("threads") &&
       (!absl::SimpleAtoi(args.get("threads"), &options.threads) || options.threads < 1))
     return absl::InvalidArgumentError("--threads needs a positive integer");
@@ -243,8 +255,13 @@ class Runner {
 public:
   Runner(const Function &function, LibraryExecutable *executable)
       : function_(function), executable_(executable) {
-    for (const FunctionResult &result : function.results())
-      resultTypes_.push_back(result.value->type().elementType());
+    // A bundle's signature has no values: its results' types are the
+    // executable's.
+    if (executable && !function.results().empty() && !function.results()[0].value)
+      resultTypes_ = executable->resultTypes();
+    else
+      for (const FunctionResult &result : function.results())
+        resultTypes_.push_back(result.value->type().elementType());
   }
   absl::StatusOr<std::vector<HostTensor>> run(const std::vector<HostTensor> &inputs,
                                               RunStats *stats) const {
@@ -423,10 +440,34 @@ int run(int argc, char **argv) {
   if (device != "ref")
     compileOptions->device = device;
 
-  // The graph that runs gets the default pipeline; --check compares it with
-  // the untransformed graph (shape inference only).
+  // An AOT bundle (xstitch-compile) is loaded, not compiled: what needs the
+  // graph (--check, --emit, --explain) or decides its code does not apply.
+  const bool bundle = isBundlePath(path);
+  std::unique_ptr<LibraryExecutable> bundleExecutable;
   OnnxNames onnxNames;
-  absl::StatusOr<std::unique_ptr<Module>> module = loadModule(path, defaultPipeline(), &onnxNames);
+  absl::StatusOr<std::unique_ptr<Module>> module;
+  if (bundle) {
+    for (const char *flag :
+         {"check", "emit", "explain", "function", "target", "no-fusion", "cpu", "specialize",
+          "features", "block-elements", "streaming-stores", "keep-denormals"})
+      if (args->has(flag))
+        return report(absl::InvalidArgumentError(absl::StrCat(
+            path, ": --", flag, " needs the model; a bundle holds compiled code only")));
+    if (device == "ref")
+      return report(absl::InvalidArgumentError(
+          absl::StrCat(path, ": a bundle holds compiled code; the reference interpreter needs "
+                             "the model")));
+    absl::StatusOr<std::unique_ptr<LibraryExecutable>> loaded = LibraryExecutable::loadBundle(
+        path, deviceFlag(*args) == "auto" ? "" : device, compileOptions->threads);
+    if (!loaded.ok())
+      return report(loaded.status());
+    bundleExecutable = *std::move(loaded);
+    module = bundleExecutable->signature();
+  } else {
+    // The graph that runs gets the default pipeline; --check compares it
+    // with the untransformed graph (shape inference only).
+    module = loadModule(path, defaultPipeline(), &onnxNames);
+  }
   if (!module.ok())
     return report(module.status());
   absl::StatusOr<Function *> function = selectFunction(**module, args->get("function"), path);
@@ -541,7 +582,21 @@ int run(int argc, char **argv) {
   }
 
   std::unique_ptr<LibraryExecutable> executable;
-  if (device != "ref") {
+  if (bundle) {
+    executable = std::move(bundleExecutable);
+    const CompileInfo &info = executable->info();
+    runReport.compileSeconds = info.compileSeconds;
+    runReport.loadSeconds = info.loadSeconds;
+    runReport.source = std::string(executableSourceName(info.source));
+    int kernels = executable->kernelCount();
+    out << absl::StrFormat("loaded %d kernel%s from %s in %.1f ms\n", kernels,
+                           kernels == 1 ? "" : "s", path, info.loadSeconds * 1e3);
+  } else if (device != "ref") {
+    // Inputs may bind symbols the ONNX import derived; specialize the
+    // function's own.
+    if (args->has("specialize"))
+      for (const auto &[symbol, value] : inputs->dims)
+        compileOptions->specialize[symbol] = value;
     absl::StatusOr<std::unique_ptr<LibraryExecutable>> compiled =
         LibraryExecutable::compile(path, (*function)->name(), *compileOptions);
     if (!compiled.ok())
@@ -550,14 +605,19 @@ int run(int argc, char **argv) {
     const CompileInfo &info = executable->info();
     runReport.compileSeconds = info.compileSeconds;
     runReport.cacheHit = info.cacheHit;
+    runReport.source = std::string(executableSourceName(info.source));
+    for (const std::string &warning : info.warnings)
+      std::cerr << "xstitch-run: warning: " << warning << "\n";
     runReport.planSeconds = info.planSeconds;
     runReport.llvmSeconds = info.llvmSeconds;
     runReport.loadSeconds = info.loadSeconds;
     int kernels = executable->kernelCount();
     out << absl::StrFormat("compiled %d kernel%s in %.1f ms", kernels, kernels == 1 ? "" : "s",
                            info.compileSeconds * 1e3);
-    if (info.cacheHit)
+    if (info.source == ExecutableSource::Memory)
       out << " (cache hit)\n";
+    else if (info.source == ExecutableSource::Disk)
+      out << absl::StrFormat(" (from the persistent cache: load %.1f)\n", info.loadSeconds * 1e3);
     else
       out << absl::StrFormat(" (plan %.1f, LLVM %.1f, load %.1f)\n", info.planSeconds * 1e3,
                              info.llvmSeconds * 1e3, info.loadSeconds * 1e3);

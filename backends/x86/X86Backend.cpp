@@ -47,25 +47,29 @@ void initializeX86Once() {
   });
 }
 
-struct CpuChoice {
-  std::string cpu;
-  std::string features;
-};
+using CpuChoice = X86Cpu;
 
-/// The CPU and features the options name, or the host's.
-CpuChoice chooseCpu(const X86Options &options) {
+} // namespace
+
+X86Cpu resolveX86Cpu(const X86Options &options) {
   if (!options.cpu.empty())
     return {options.cpu, options.features};
   if (!options.features.empty())
     return {llvm::sys::getHostCPUName().str(), options.features};
+  // Sorted: the string is part of compile-cache keys and bundle headers.
+  std::vector<std::string> list;
+  for (const auto &feature : llvm::sys::getHostCPUFeatures())
+    list.push_back((feature.second ? "+" : "-") + feature.first().str());
+  std::sort(list.begin(), list.end());
   std::string features;
-  for (const auto &feature : llvm::sys::getHostCPUFeatures()) {
-    if (!features.empty())
-      features += ",";
-    features += (feature.second ? "+" : "-") + feature.first().str();
-  }
+  for (const std::string &f : list)
+    features += (features.empty() ? "" : ",") + f;
   return {llvm::sys::getHostCPUName().str(), features};
 }
+
+namespace {
+
+CpuChoice chooseCpu(const X86Options &options) { return resolveX86Cpu(options); }
 
 llvm::CodeGenOptLevel codeGenLevel(int optLevel) {
   return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive

@@ -43,6 +43,14 @@ struct X86Options {
   bool loopStrengthReduction = false;
 };
 
+/// The LLVM CPU name and feature string code is generated for: the options',
+/// or the host's where they name none.
+struct X86Cpu {
+  std::string cpu;
+  std::string features;
+};
+X86Cpu resolveX86Cpu(const X86Options &options);
+
 /// The host CPU described for the planner.
 TargetDescription x86TargetDescription(const X86Options &options);
 

@@ -1,9 +1,14 @@
 /*
  * embed: xstitch embedded in a C program. Compiles a model (ONNX or xstitch
- * text IR) for the CPU, runs it on buffers the program owns, writing the
+ * text IR) for the CPU, or loads an AOT bundle (MODEL.xsb, written by
+ * xstitch-compile), runs it on buffers the program owns, writing the
  * results into buffers it owns too, and prints what came out.
  *
  *   embed MODEL [SYMBOL=VALUE ...]
+ *
+ * Built with XSTITCH_EMBED_BUNDLES_ONLY it loads bundles only and links
+ * libxstitch_runtime.so, the library without the compiler that a
+ * deployment ships.
  *
  * Symbolic dims (an ONNX model's dynamic axes) take the values given, 2 when
  * not given. Inputs are float32 and filled with a fixed pattern.
@@ -36,7 +41,9 @@ static int64_t dim_value(const char *expr, int argc, char **argv) {
 
 int main(int argc, char **argv) {
   xs_context_t *context = NULL;
+#ifndef XSTITCH_EMBED_BUNDLES_ONLY
   xs_module_t *module = NULL;
+#endif
   xs_executable_t *executable = NULL;
   DLTensor *inputs = NULL, *outputs = NULL;
   int64_t *shapes = NULL, *output_shapes = NULL;
@@ -48,10 +55,22 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("xstitch %s\n", xs_version());
-  if (failed(xs_context_create(NULL, &context), "creating a context") ||
-      failed(xs_module_create_from_file(argv[1], NULL, &module), "loading the model") ||
-      failed(xs_executable_compile(context, module, NULL, &executable), "compiling"))
+  if (failed(xs_context_create(NULL, &context), "creating a context"))
     goto done;
+  if (strlen(argv[1]) > 4 && strcmp(argv[1] + strlen(argv[1]) - 4, ".xsb") == 0) {
+    if (failed(xs_executable_load_bundle(context, argv[1], NULL, &executable),
+               "loading the bundle"))
+      goto done;
+  } else {
+#ifdef XSTITCH_EMBED_BUNDLES_ONLY
+    fprintf(stderr, "embed: %s: this build loads bundles (MODEL.xsb) only\n", argv[1]);
+    goto done;
+#else
+    if (failed(xs_module_create_from_file(argv[1], NULL, &module), "loading the model") ||
+        failed(xs_executable_compile(context, module, NULL, &executable), "compiling"))
+      goto done;
+#endif
+  }
 
   /* Inputs: shapes from the descriptions, symbolic dims from the command
    * line, float32 buffers of the program's own. */
@@ -170,7 +189,9 @@ done:
   free(shapes);
   free(output_shapes);
   xs_executable_release(executable);
+#ifndef XSTITCH_EMBED_BUNDLES_ONLY
   xs_module_release(module);
+#endif
   xs_context_release(context);
   return status;
 }

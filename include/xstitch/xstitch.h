@@ -88,7 +88,10 @@ typedef enum xs_status_code_e {
   /* A bug in xstitch; please report it with the message. */
   XS_STATUS_INTERNAL = 7,
   /* Any other error. */
-  XS_STATUS_UNKNOWN = 8
+  XS_STATUS_UNKNOWN = 8,
+  /* A file that is truncated or corrupt (a bundle whose checksum does not
+   * match). */
+  XS_STATUS_DATA_LOSS = 9
 } xs_status_code_t;
 
 /* An error; NULL is success. */
@@ -119,6 +122,15 @@ typedef struct xs_context_options_t {
    * Compiling a module the cache holds (same canonical IR, device and
    * options) returns the executable it holds, without compiling. */
   int32_t compile_cache_capacity;
+  /* The persistent compile cache, shared with other processes: a directory,
+   * "off" for none, or NULL (the default) for $XSTITCH_CACHE_DIR ("off":
+   * none), else $XDG_CACHE_HOME/xstitch, else ~/.cache/xstitch. A compile
+   * the in-memory cache misses loads what an earlier process stored there,
+   * and stores what it compiles. */
+  const char *cache_dir;
+  /* The persistent cache's size bound in bytes, least recently used entries
+   * evicted first; 0: $XSTITCH_CACHE_MAX_BYTES, else 2 GiB. */
+  int64_t cache_max_bytes;
 } xs_context_options_t;
 
 static inline void xs_context_options_init(xs_context_options_t *options) {
@@ -219,6 +231,11 @@ typedef struct xs_compile_options_t {
    * stores that bypass the caches; 0: half the last-level cache, at most
    * 16 MiB; negative: never. */
   int64_t streaming_store_bytes;
+  /* "SYM=N,SYM=N": compile for these values of the symbolic dims, as
+   * constants (a static-shape compile, the baseline the symbolic one is
+   * measured against); the executable then runs only at them. NULL or "":
+   * shape-generic (the default). */
+  const char *specialize;
 } xs_compile_options_t;
 
 static inline void xs_compile_options_init(xs_compile_options_t *options) {
@@ -237,6 +254,39 @@ XS_API xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_
                                          const xs_compile_options_t *options,
                                          xs_executable_t **out_executable);
 
+/* Options of xs_executable_load_bundle; zeroed (xs_bundle_options_init):
+ * the defaults. */
+typedef struct xs_bundle_options_t {
+  size_t struct_size;
+  /* The device to load on; NULL: the bundle's ("cpu" for x86 code, "cuda:0"
+   * for an NVIDIA architecture's). */
+  const char *device;
+} xs_bundle_options_t;
+
+static inline void xs_bundle_options_init(xs_bundle_options_t *options) {
+  memset(options, 0, sizeof(*options));
+  options->struct_size = sizeof(*options);
+}
+
+/* Loads an AOT bundle (written by xstitch-compile) without compiling: in
+ * libxstitch.so and in libxstitch_runtime.so, which has no compiler. A file
+ * that is not a bundle, of another format version, truncated or corrupt is
+ * XS_STATUS_INVALID_ARGUMENT or XS_STATUS_DATA_LOSS; code for a CPU with
+ * features this one lacks, or for another kind of device, is
+ * XS_STATUS_FAILED_PRECONDITION; each names the file. On success
+ * *out_executable holds a new reference; its compile info's source is
+ * XS_EXECUTABLE_FROM_BUNDLE. */
+XS_API xs_status_t xs_executable_load_bundle(xs_context_t *context, const char *path,
+                                             const xs_bundle_options_t *options,
+                                             xs_executable_t **out_executable);
+
+typedef enum xs_executable_source_e {
+  XS_EXECUTABLE_COMPILED = 0,    /* compiled by this call */
+  XS_EXECUTABLE_FROM_MEMORY = 1, /* the context's in-memory cache held it */
+  XS_EXECUTABLE_FROM_DISK = 2,   /* the persistent compile cache held it */
+  XS_EXECUTABLE_FROM_BUNDLE = 3, /* loaded from an AOT bundle */
+} xs_executable_source_t;
+
 /* What compiling an executable took. */
 typedef struct xs_compile_info_t {
   size_t struct_size;
@@ -251,6 +301,12 @@ typedef struct xs_compile_info_t {
   double load_seconds;
   /* Kernel launches a run makes at most (library calls not counted). */
   int32_t kernel_count;
+  /* Where the executable came from (xs_executable_source_t). */
+  int32_t source;
+  /* What went wrong without failing (an unreadable persistent cache entry,
+   * a cache directory that cannot be written), owned by the executable;
+   * NULL when nothing did. */
+  const char *warning;
 } xs_compile_info_t;
 
 static inline void xs_compile_info_init(xs_compile_info_t *info) {
@@ -398,6 +454,10 @@ typedef struct xs_stats_t {
    * constant, tensors moved between host and GPU); 0 when runs read their
    * inputs and wrote their outputs in place. */
   uint64_t bytes_copied;
+  /* xs_executable_compile calls the persistent compile cache answered. */
+  uint64_t disk_cache_loads;
+  /* Executables loaded from bundles. */
+  uint64_t bundle_loads;
 } xs_stats_t;
 
 static inline void xs_stats_init(xs_stats_t *stats) {

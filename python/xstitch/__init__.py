@@ -19,7 +19,8 @@ from collections import namedtuple
 
 from . import _dlpack
 from ._library import Error, check, lib, library_path, new
-from ._library import CompileOptions, ContextOptions, ModuleOptions, RunArgs, Stats, TensorDesc
+from ._library import (BundleOptions, CompileInfo, CompileOptions, ContextOptions, ModuleOptions,
+                       RunArgs, Stats, TensorDesc)
 
 __all__ = ["compile", "Context", "Executable", "Tensor", "TensorInfo", "Error", "stats",
            "version", "library_path"]
@@ -35,13 +36,19 @@ def version():
 
 
 class Context:
-    """Worker threads and a compile cache that executables share. compile()
-    uses a default one unless given another."""
+    """Worker threads and the compile caches that executables share. compile()
+    uses a default one unless given another. `cache_dir` is the persistent
+    compile cache's directory ("off": none; None: $XSTITCH_CACHE_DIR, else
+    $XDG_CACHE_HOME/xstitch, else ~/.cache/xstitch), `cache_max_bytes` its
+    size bound (0: $XSTITCH_CACHE_MAX_BYTES, else 2 GiB)."""
 
-    def __init__(self, worker_threads=0, compile_cache_capacity=0):
+    def __init__(self, worker_threads=0, compile_cache_capacity=0, cache_dir=None,
+                 cache_max_bytes=0):
         options = new(ContextOptions)
         options.worker_threads = worker_threads
         options.compile_cache_capacity = compile_cache_capacity
+        options.cache_dir = os.fspath(cache_dir).encode() if cache_dir is not None else None
+        options.cache_max_bytes = cache_max_bytes
         handle = ctypes.c_void_p()
         check(lib.xs_context_create(ctypes.byref(options), ctypes.byref(handle)))
         self._handle = handle
@@ -95,10 +102,12 @@ def _module(model):
 
 
 def compile(model, device="cpu", function=None, disable_fusion=False, keep_denormals=False,
-            context=None):
+            context=None, specialize=None):
     """Compiles `model` (a path to .onnx or .xs, text IR as a str, or the bytes of
     either) for `device`: "cpu", "cuda[:N]", "nvptx-sim[:sm_XX]" or "auto". A
-    model compiled before with the same options comes from the compile cache."""
+    model compiled before with the same options comes from the compile cache.
+    `specialize` ({"B": 8, ...}) compiles for those dims as constants (the
+    static-shape baseline); the executable then runs only at them."""
     ctx = _context(context)
     module = _module(model)
     try:
@@ -107,12 +116,32 @@ def compile(model, device="cpu", function=None, disable_fusion=False, keep_denor
         options.function = function.encode() if function else None
         options.disable_fusion = int(bool(disable_fusion))
         options.keep_denormals = int(bool(keep_denormals))
+        if specialize:
+            options.specialize = ",".join(f"{k}={int(v)}" for k, v in specialize.items()).encode()
         handle = ctypes.c_void_p()
         check(lib.xs_executable_compile(ctx._handle, module, ctypes.byref(options),
                                         ctypes.byref(handle)))
     finally:
         lib.xs_module_release(module)
     return Executable(handle, ctx)
+
+
+def load_bundle(path, device=None, context=None):
+    """Loads an AOT bundle written by xstitch-compile (no compiling) on `device`
+    (None: the bundle's, "cpu" for x86 code, "cuda:0" for PTX)."""
+    ctx = _context(context)
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"xstitch: no bundle at {path!r}")
+    options = new(BundleOptions)
+    options.device = device.encode() if device else None
+    handle = ctypes.c_void_p()
+    check(lib.xs_executable_load_bundle(ctx._handle, path.encode(), ctypes.byref(options),
+                                        ctypes.byref(handle)))
+    return Executable(handle, ctx)
+
+
+_SOURCES = {0: "compiled", 1: "memory", 2: "disk", 3: "bundle"}
 
 
 def _describe(handle, describe, index):
@@ -156,6 +185,14 @@ class Executable:
                             for i in range(lib.xs_executable_dim_symbol_count(handle))]
         self.device = lib.xs_executable_device(handle).decode()
         self.function = lib.xs_executable_function(handle).decode()
+        info = new(CompileInfo)
+        check(lib.xs_executable_compile_info(handle, ctypes.byref(info)))
+        # Where it came from: "compiled", "memory", "disk" (the persistent
+        # compile cache) or "bundle"; and how long compiling or loading took.
+        self.source = _SOURCES.get(info.source, "compiled")
+        self.compile_seconds = info.compile_seconds
+        self.load_seconds = info.load_seconds
+        self.warning = info.warning.decode() if info.warning else None
 
     def __repr__(self):
         def text(info):
@@ -245,8 +282,9 @@ class Tensor:
 
 def stats():
     """The process's counters: compilations (compile cache misses),
-    compile_cache_hits, runs, and bytes_copied (0 while runs read their inputs
-    and write their outputs in place)."""
+    compile_cache_hits (in memory), disk_cache_loads (the persistent cache),
+    bundle_loads, runs, and bytes_copied (0 while runs read their inputs and
+    write their outputs in place)."""
     value = new(Stats)
     check(lib.xs_stats_get(ctypes.byref(value)))
     return {name: getattr(value, name) for name, _ in Stats._fields_ if name != "struct_size"}

@@ -46,7 +46,20 @@ _handle = ctypes.c_void_p
 
 class ContextOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("worker_threads", ctypes.c_int32),
-                ("compile_cache_capacity", ctypes.c_int32)]
+                ("compile_cache_capacity", ctypes.c_int32), ("cache_dir", ctypes.c_char_p),
+                ("cache_max_bytes", ctypes.c_int64)]
+
+
+class BundleOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("device", ctypes.c_char_p)]
+
+
+class CompileInfo(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_size_t), ("compile_seconds", ctypes.c_double),
+                ("cache_hit", ctypes.c_int32), ("plan_seconds", ctypes.c_double),
+                ("llvm_seconds", ctypes.c_double), ("load_seconds", ctypes.c_double),
+                ("kernel_count", ctypes.c_int32), ("source", ctypes.c_int32),
+                ("warning", ctypes.c_char_p)]
 
 
 class ModuleOptions(ctypes.Structure):
@@ -59,7 +72,7 @@ class CompileOptions(ctypes.Structure):
                 ("function", ctypes.c_char_p), ("disable_fusion", ctypes.c_int32),
                 ("keep_denormals", ctypes.c_int32), ("cpu", ctypes.c_char_p),
                 ("cpu_features", ctypes.c_char_p), ("block_elements", ctypes.c_int64),
-                ("streaming_store_bytes", ctypes.c_int64)]
+                ("streaming_store_bytes", ctypes.c_int64), ("specialize", ctypes.c_char_p)]
 
 
 class Dim(ctypes.Structure):
@@ -87,7 +100,8 @@ class RunArgs(ctypes.Structure):
 class Stats(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("compilations", ctypes.c_uint64),
                 ("compile_cache_hits", ctypes.c_uint64), ("runs", ctypes.c_uint64),
-                ("bytes_copied", ctypes.c_uint64)]
+                ("bytes_copied", ctypes.c_uint64), ("disk_cache_loads", ctypes.c_uint64),
+                ("bundle_loads", ctypes.c_uint64)]
 
 
 def new(struct_type):
@@ -117,6 +131,9 @@ _declare("xs_module_create_from_bytes", _status, ctypes.c_char_p, ctypes.c_size_
 _declare("xs_module_create_from_file", _status, ctypes.c_char_p, _P(ModuleOptions), _P(_handle))
 _declare("xs_module_release", None, _handle)
 _declare("xs_executable_compile", _status, _handle, _handle, _P(CompileOptions), _P(_handle))
+_declare("xs_executable_load_bundle", _status, _handle, ctypes.c_char_p, _P(BundleOptions),
+         _P(_handle))
+_declare("xs_executable_compile_info", _status, _handle, _P(CompileInfo))
 _declare("xs_executable_release", None, _handle)
 _declare("xs_executable_device", ctypes.c_char_p, _handle)
 _declare("xs_executable_function", ctypes.c_char_p, _handle)

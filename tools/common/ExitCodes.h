@@ -14,7 +14,8 @@ inline constexpr int kExitUserError =
 inline constexpr int kExitInternal = 3; // a bug in xstitch
 
 /// User mistakes (InvalidArgument, Unimplemented, NotFound, OutOfRange,
-/// FailedPrecondition, ResourceExhausted) exit 2; everything else 3.
+/// FailedPrecondition, ResourceExhausted, DataLoss: a corrupt file) exit 2;
+/// everything else 3.
 inline int exitCodeFor(const absl::Status &s) {
   switch (s.code()) {
   case absl::StatusCode::kOk:
@@ -25,6 +26,7 @@ inline int exitCodeFor(const absl::Status &s) {
   case absl::StatusCode::kOutOfRange:
   case absl::StatusCode::kFailedPrecondition:
   case absl::StatusCode::kResourceExhausted:
+  case absl::StatusCode::kDataLoss:
     return kExitUserError;
   default:
     return kExitInternal;

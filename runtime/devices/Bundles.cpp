@@ -1,0 +1,80 @@
+#include "runtime/devices/Bundles.h"
+
+#include <chrono>
+
+#include "absl/strings/str_join.h"
+#include "ir/Diagnostics.h"
+#include "runtime/cpu/HostCpuFeatures.h"
+
+namespace xs {
+namespace {
+
+bool isX86Code(const CompiledProgram &program) { return program.objectFormat == "x86_64-elf"; }
+
+/// Whether code for the bundle's device can run on `device`.
+absl::Status checkDevice(const ProgramFile &file, const std::string &name,
+                         const std::string &device) {
+  const std::string &format = file.program.objectFormat;
+  bool simulation = isNvptxSimulationName(file.header.device);
+  bool fits = format == "ptx" ? isCudaDeviceName(device)
+              : simulation    ? isNvptxSimulationName(device)
+                              : device == "cpu";
+  if (!fits)
+    return absl::FailedPreconditionError(
+        strCat(name, ": the bundle holds code for ", file.header.device, ", which does not run on ",
+               device, "; compile one for it: xstitch-compile MODEL --device=", device));
+  if (!isX86Code(file.program))
+    return absl::OkStatus();
+  std::vector<std::string> missing = missingCpuFeatures(file.header.features);
+  if (!missing.empty())
+    return absl::FailedPreconditionError(
+        strCat(name, ": the bundle's code is for a CPU (", file.header.cpu, ") with ",
+               absl::StrJoin(missing, ", "), ", which this CPU lacks; compile one for this "
+               "machine (xstitch-compile without --cpu), or for a CPU both have (--cpu=NAME)"));
+  return absl::OkStatus();
+}
+
+} // namespace
+
+std::string defaultBundleDevice(const ProgramFileHeader &header) {
+  if (isNvptxSimulationName(header.device))
+    return header.device;
+  if (header.device == "cpu")
+    return "cpu";
+  return "cuda:0";
+}
+
+absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::string &name,
+                                             LoadOptions options) {
+  auto start = std::chrono::steady_clock::now();
+  XS_ASSIGN_OR_RETURN(ProgramFile file, decodeProgramFile(bytes, name));
+  if (file.header.kind != "bundle")
+    return absl::InvalidArgumentError(strCat(name, ": a program file of kind '", file.header.kind,
+                                             "', not a bundle (xstitch-compile writes bundles)"));
+  if (options.device.empty())
+    options.device = defaultBundleDevice(file.header);
+  options.flushDenormals = file.header.flushDenormals;
+  XS_RETURN_IF_ERROR(checkDevice(file, name, options.device));
+  LoadedBundle loaded;
+  loaded.header = file.header;
+  absl::StatusOr<std::shared_ptr<Executable>> executable =
+      loadCompiledProgram(std::move(file.program), options);
+  if (!executable.ok())
+    return absl::Status(executable.status().code(),
+                        strCat(name, ": ", executable.status().message()));
+  loaded.executable = *std::move(executable);
+  loaded.loadSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return loaded;
+}
+
+absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options) {
+  auto start = std::chrono::steady_clock::now();
+  XS_ASSIGN_OR_RETURN(std::string bytes, readWholeFile(path));
+  XS_ASSIGN_OR_RETURN(LoadedBundle loaded, loadBundleBytes(bytes, path, std::move(options)));
+  loaded.loadSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return loaded;
+}
+
+} // namespace xs

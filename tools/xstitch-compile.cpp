@@ -1,0 +1,173 @@
+// xstitch-compile: ahead-of-time compilation of a model into a bundle (the
+// host plan and the kernels in one versioned file, runtime/devices/Bundles.h)
+// that xstitch-run, the C API and the runtime-only library load without
+// compiling.
+
+#include <chrono>
+#include <iostream>
+
+#include "absl/strings/str_format.h"
+#include "driver/Compiler.h"
+#include "frontend/onnx/OnnxImporter.h"
+#include "ir/Parser.h"
+#include "tools/common/CommandLine.h"
+#include "tools/common/ExitCodes.h"
+#include "transforms/Pass.h"
+
+namespace xs {
+namespace {
+
+const std::vector<FlagSpec> kFlags = {
+    {"output", true, false, "PATH", "the bundle to write (default: MODEL with .xsb)"},
+    {"device", true, false, "cpu|sm_XX|cuda[:N]|nvptx-sim[:sm_XX]",
+     "what the code is for: the CPU (default), an NVIDIA architecture (sm_70 ... sm_90: no GPU "
+     "needed), a present GPU, or the NVPTX simulation"},
+    {"function", true, false, "NAME", "the function to compile (default: the only one, or main)"},
+    {"cpu", true, false, "NAME",
+     "LLVM CPU to generate x86 code for (default: this machine's; the bundle then runs only on "
+     "CPUs with its features)"},
+    {"features", true, false, "+f,-g", "LLVM target features for x86 code"},
+    {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
+    {"keep-denormals", false, false, "", "CPU kernels keep subnormal floats"},
+    {"help", false, false, "", "show this help"},
+};
+
+void printUsage(std::ostream &os) {
+  os << "usage: xstitch-compile MODEL [-o model.xsb] [--device=cpu|sm_XX] [options]\n"
+        "Compiles MODEL (xstitch text IR, or an ONNX model: MODEL.onnx) into a bundle that\n"
+        "xstitch-run and the C API (xs_executable_load_bundle, also in libxstitch_runtime.so)\n"
+        "load and run without compiling.\n"
+        "Exit codes: 0 ok, 2 a user error, 3 an internal error.\n\n"
+     << formatFlagHelp(kFlags);
+}
+
+int fail(const absl::Status &s) {
+  std::string message(s.message());
+  if (message.find("error:") == std::string::npos)
+    std::cerr << "xstitch-compile: error: " << message << "\n";
+  else
+    std::cerr << message << "\n";
+  return exitCodeFor(s);
+}
+
+bool endsWith(const std::string &s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+struct Model {
+  std::unique_ptr<Module> module;
+  std::vector<std::string> inputNames, outputNames; // an ONNX graph's
+};
+
+absl::StatusOr<Model> readModel(const std::string &path) {
+  Model model;
+  if (endsWith(path, ".onnx")) {
+    absl::StatusOr<OnnxImport> imported = importOnnxFile(path);
+    if (!imported.ok())
+      return imported.status();
+    model.module = std::move(imported->module);
+    model.inputNames = std::move(imported->inputNames);
+    model.outputNames = std::move(imported->outputNames);
+  } else {
+    absl::StatusOr<std::unique_ptr<Module>> parsed = parseModuleFile(path);
+    if (!parsed.ok())
+      return parsed.status();
+    model.module = *std::move(parsed);
+  }
+  if (absl::Status s = runPipeline(*model.module, defaultPipeline(), PipelineOptions()); !s.ok())
+    return s;
+  return model;
+}
+
+absl::StatusOr<const Function *> chooseFunction(const Module &module, const std::string &name,
+                                                const std::string &path) {
+  if (!name.empty()) {
+    std::string bare = name[0] == '@' ? name.substr(1) : name;
+    if (const Function *f = module.lookup(bare))
+      return f;
+    return absl::InvalidArgumentError(strCat(path, ": error: no function @", bare));
+  }
+  if (module.functions().size() == 1)
+    return module.functions()[0].get();
+  if (const Function *f = module.lookup("main"))
+    return f;
+  return absl::InvalidArgumentError(
+      strCat(path, ": error: the module has several functions; name one with --function"));
+}
+
+int run(int argc, char **argv) {
+  // `-o PATH`, as compilers take it, is --output.
+  std::vector<std::string> words(argv, argv + argc);
+  std::vector<char *> pointers;
+  for (std::string &word : words) {
+    if (word == "-o")
+      word = "--output";
+    else if (word.rfind("-o", 0) == 0 && word.rfind("--", 0) != 0)
+      word = "--output=" + word.substr(2);
+    pointers.push_back(word.data());
+  }
+  absl::StatusOr<ParsedArgs> args = parseArgs(argc, pointers.data(), kFlags);
+  if (!args.ok()) {
+    std::cerr << "xstitch-compile: error: " << args.status().message() << "\n";
+    return kExitUserError;
+  }
+  if (args->has("help")) {
+    printUsage(std::cout);
+    return kExitOk;
+  }
+  if (args->positional().size() != 1) {
+    std::cerr << "xstitch-compile: error: expected one model file\n";
+    printUsage(std::cerr);
+    return kExitUserError;
+  }
+  const std::string &path = args->positional()[0];
+  std::string output = args->get("output");
+  if (output.empty()) {
+    size_t dot = path.find_last_of('.');
+    size_t slash = path.find_last_of('/');
+    output = (dot != std::string::npos && (slash == std::string::npos || dot > slash)
+                  ? path.substr(0, dot)
+                  : path) +
+             ".xsb";
+  }
+  auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<Model> model = readModel(path);
+  if (!model.ok())
+    return fail(model.status());
+  absl::StatusOr<const Function *> function =
+      chooseFunction(*model->module, args->get("function"), path);
+  if (!function.ok())
+    return fail(function.status());
+
+  CompileOptions options;
+  options.device = args->get("device", "cpu");
+  options.fusion = !args->has("no-fusion");
+  options.flushDenormals = !args->has("keep-denormals");
+  options.cpu = args->get("cpu");
+  options.features = args->get("features");
+  CompileInfo stages;
+  absl::StatusOr<ProgramFile> bundle =
+      compileBundle(**function, options, model->inputNames, model->outputNames, path, &stages);
+  if (!bundle.ok())
+    return fail(bundle.status());
+  std::string bytes = encodeProgramFile(*bundle);
+  if (absl::Status s = writeFileAtomically(output, bytes); !s.ok())
+    return fail(s);
+  int kernels = 0;
+  for (const HostStep &step : bundle->program.host.steps)
+    kernels += step.kind == HostStep::Kind::Launch;
+  double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string target = bundle->header.cpu.empty()
+                           ? bundle->header.device
+                           : strCat(bundle->header.device, " (", bundle->header.cpu, ")");
+  std::cout << absl::StrFormat("wrote %s: @%s, %d kernel%s for %s, %.1f MiB, in %.2f s\n", output,
+                               (*function)->name(), kernels, kernels == 1 ? "" : "s", target,
+                               bytes.size() / 1048576.0, seconds);
+  return kExitOk;
+}
+
+} // namespace
+} // namespace xs
+
+int main(int argc, char **argv) { return xs::run(argc, argv); }
