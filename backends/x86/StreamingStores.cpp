@@ -233,19 +233,21 @@ void version(const Versioning &v, llvm::Value *stream) {
   for (const Candidate &c : v.stores) {
     auto *store = llvm::cast<llvm::StoreInst>(map[c.store]);
     // x86 codegen drops the non-temporal hint where the stored value comes
-    // straight from vcvtneps2bf16 (a plain vmovaps: every line of a bf16
-    // result was read for ownership first, 1.2x the time of an f16 one), even
-    // as integers; an empty asm between the two hides the conversion from
-    // instruction selection and costs no instruction.
+    // straight from a conversion to 16 bits (vcvtneps2bf16, and AVX512-FP16's
+    // vcvtps2phx: a plain vmovaps or vmovups, so every line of the result
+    // was read for ownership first: bf16 results took 1.2x the time of f16
+    // ones where f16 converts with F16C, f16 softmax 1.3x that of bf16 on
+    // Sapphire Rapids), even as integers; an empty asm between the two hides
+    // the conversion from instruction selection and costs no instruction.
     llvm::Type *stored = store->getValueOperand()->getType();
-    if (stored->getScalarType()->isBFloatTy()) {
+    if (stored->getScalarType()->isBFloatTy() || stored->getScalarType()->isHalfTy()) {
       llvm::Type *bits = llvm::VectorType::get(
           llvm::Type::getInt16Ty(context), llvm::cast<llvm::VectorType>(stored)->getElementCount());
       llvm::IRBuilder<> b(store);
-      llvm::Value *asBits = b.CreateBitCast(store->getValueOperand(), bits, "bf16.bits");
+      llvm::Value *asBits = b.CreateBitCast(store->getValueOperand(), bits, "narrow.bits");
       llvm::InlineAsm *opaque = llvm::InlineAsm::get(llvm::FunctionType::get(bits, {bits}, false),
                                                      "", "=v,0", /*hasSideEffects=*/false);
-      store->setOperand(0, b.CreateCall(opaque, {asBits}, "bf16.opaque"));
+      store->setOperand(0, b.CreateCall(opaque, {asBits}, "narrow.opaque"));
     }
     store->setAlignment(llvm::Align(c.bytes));
     store->setMetadata(llvm::LLVMContext::MD_nontemporal, nontemporal);

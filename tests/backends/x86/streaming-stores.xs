@@ -21,6 +21,9 @@
 // empty asm, without which codegen drops the hint for that instruction's value.
 // RUN: %xstitch-run %s --function=bf16_square --emit=llvm --cpu=x86-64-v4 --features=+avx512bf16 | FileCheck %s --check-prefix=BF16
 // RUN: %xstitch-run %s --function=bf16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// So does an f16 result converted by AVX512-FP16's vcvtps2phx.
+// RUN: %xstitch-run %s --function=f16_square --emit=llvm --cpu=sapphirerapids | FileCheck %s --check-prefix=F16
+// RUN: %xstitch-run %s --function=f16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 
 func @scale(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
   %a = add %x, %y
@@ -79,6 +82,17 @@ func @bf16_square(%x: bf16[N, 1024]) -> (y: bf16[N, 1024]) {
   return %y
 }
 // BF16-LABEL: define void @k0_cast.v0(
-// BF16: [[BITS:%bf16.bits[0-9]*]] = bitcast <{{[0-9]+}} x bfloat> {{%[0-9]+}} to <{{[0-9]+}} x i16>
-// BF16-NEXT: [[OPAQUE:%bf16.opaque[0-9]*]] = call <{{[0-9]+}} x i16> asm "", "=v,0"(<{{[0-9]+}} x i16> [[BITS]])
+// BF16: [[BITS:%narrow.bits[0-9]*]] = bitcast <{{[0-9]+}} x bfloat> {{%[0-9]+}} to <{{[0-9]+}} x i16>
+// BF16-NEXT: [[OPAQUE:%narrow.opaque[0-9]*]] = call <{{[0-9]+}} x i16> asm "", "=v,0"(<{{[0-9]+}} x i16> [[BITS]])
 // BF16-NEXT: store <{{[0-9]+}} x i16> [[OPAQUE]], ptr {{%[0-9]+}}, align 64, {{.*}}!nontemporal
+
+func @f16_square(%x: f16[N, 1024]) -> (y: f16[N, 1024]) {
+  %xf = cast %x {to = f32}
+  %s = mul %xf, %xf
+  %y = cast %s {to = f16}
+  return %y
+}
+// F16-LABEL: define void @k0_cast.v0(
+// F16: [[BITS:%narrow.bits[0-9]*]] = bitcast <{{[0-9]+}} x half> {{%[0-9]+}} to <{{[0-9]+}} x i16>
+// F16-NEXT: [[OPAQUE:%narrow.opaque[0-9]*]] = call <{{[0-9]+}} x i16> asm "", "=v,0"(<{{[0-9]+}} x i16> [[BITS]])
+// F16-NEXT: store <{{[0-9]+}} x i16> [[OPAQUE]], ptr {{%[0-9]+}}, align 64, {{.*}}!nontemporal
