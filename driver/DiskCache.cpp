@@ -118,13 +118,13 @@ std::optional<ProgramFile> loadDiskCacheEntry(const DiskCacheOptions &options,
   if (options.directory.empty())
     return std::nullopt;
   std::string path = diskCacheEntryPath(options.directory, keyText);
-  absl::StatusOr<std::string> bytes = readWholeFile(path);
+  absl::StatusOr<FileBytes> bytes = mapWholeFile(path);
   if (!bytes.ok()) {
     if (bytes.status().code() != absl::StatusCode::kNotFound && warning)
       *warning = strCat("compile cache: ", bytes.status().message(), "; compiling instead");
     return std::nullopt;
   }
-  absl::StatusOr<ProgramFile> file = decodeProgramFile(*bytes, path);
+  absl::StatusOr<ProgramFile> file = decodeProgramFile(bytes->bytes, path, bytes->owner);
   if (!file.ok() || file->header.kind != "cache" || file->header.key != keyText) {
     if (warning)
       *warning = strCat("compile cache: ",

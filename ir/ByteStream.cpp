@@ -1,7 +1,5 @@
 #include "ir/ByteStream.h"
 
-#include <cstring>
-
 #include "ir/Diagnostics.h"
 
 namespace xs {
@@ -26,6 +24,22 @@ void ByteWriter::string(std::string_view s) {
 
 void ByteWriter::raw(const void *data, size_t size) {
   bytes_.append(static_cast<const char *>(data), size);
+}
+
+void ByteWriter::overwrite(size_t at, const void *data, size_t size) {
+  bytes_.replace(at, size, static_cast<const char *>(data), size);
+}
+
+void ByteWriter::align(size_t alignment) {
+  while (bytes_.size() % alignment != 0)
+    bytes_.push_back('\0');
+}
+
+absl::Status ByteReader::align(size_t alignment, std::string_view what) {
+  size_t padding = (alignment - offset_ % alignment) % alignment;
+  XS_ASSIGN_OR_RETURN(std::string_view skipped, raw(padding, what));
+  (void)skipped;
+  return absl::OkStatus();
 }
 
 absl::Status ByteReader::truncated(std::string_view what) const {
@@ -79,32 +93,6 @@ absl::StatusOr<std::string_view> ByteReader::raw(size_t size, std::string_view w
   std::string_view out = bytes_.substr(offset_, size);
   offset_ += size;
   return out;
-}
-
-uint64_t checksum64(std::string_view bytes) {
-  // Four independent multiply-rotate lanes over 8-byte words (no carried
-  // dependency between them, so the loop runs near memory speed), folded
-  // together with the tail and the length.
-  constexpr uint64_t kPrime1 = 0x9E3779B185EBCA87ull, kPrime2 = 0xC2B2AE3D27D4EB4Full;
-  auto rotl = [](uint64_t x, int r) { return (x << r) | (x >> (64 - r)); };
-  uint64_t lanes[4] = {kPrime1, kPrime2, ~kPrime1, ~kPrime2};
-  const char *p = bytes.data();
-  size_t n = bytes.size(), i = 0;
-  for (; i + 32 <= n; i += 32)
-    for (int l = 0; l < 4; ++l) {
-      uint64_t w;
-      std::memcpy(&w, p + i + 8 * l, 8);
-      lanes[l] = rotl(lanes[l] + w * kPrime2, 31) * kPrime1;
-    }
-  uint64_t h = n * kPrime1;
-  for (uint64_t lane : lanes)
-    h = rotl(h ^ lane, 27) * kPrime1 + kPrime2;
-  for (; i < n; ++i)
-    h = rotl(h ^ static_cast<uint8_t>(p[i]) * kPrime1, 11) * kPrime2;
-  h ^= h >> 33;
-  h *= kPrime2;
-  h ^= h >> 29;
-  return h;
 }
 
 } // namespace xs

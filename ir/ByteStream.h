@@ -23,6 +23,14 @@ public:
   void string(std::string_view s);
   /// Bytes without a length (the reader must know how many).
   void raw(const void *data, size_t size);
+  /// Zero bytes up to the next multiple of `alignment` from the start: a
+  /// reader that aligns the same way finds what follows at an aligned
+  /// offset (constants a mapped file's readers use in place).
+  void align(size_t alignment);
+
+  void reserve(size_t bytes) { bytes_.reserve(bytes); }
+  /// Overwrites bytes already written (a preamble patched at the end).
+  void overwrite(size_t at, const void *data, size_t size);
 
   const std::string &bytes() const { return bytes_; }
   std::string take() { return std::move(bytes_); }
@@ -45,6 +53,8 @@ public:
   /// A string_view into the reader's bytes.
   absl::StatusOr<std::string_view> string(std::string_view what);
   absl::StatusOr<std::string_view> raw(size_t size, std::string_view what);
+  /// Skips ByteWriter::align's padding.
+  absl::Status align(size_t alignment, std::string_view what);
 
   size_t remaining() const { return bytes_.size() - offset_; }
   bool atEnd() const { return offset_ == bytes_.size(); }
@@ -54,10 +64,6 @@ private:
   std::string_view bytes_;
   size_t offset_ = 0;
 };
-
-/// A 64-bit checksum of `bytes`, stable across processes and machines, fast
-/// enough for hundreds of MB of weights (eight bytes a step).
-uint64_t checksum64(std::string_view bytes);
 
 } // namespace xs
 

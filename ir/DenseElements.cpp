@@ -11,8 +11,6 @@ namespace xs {
 
 namespace {
 
-constexpr size_t kAlignment = 64;
-
 template <typename T> T load(const std::byte *data, int64_t i) {
   T v;
   std::memcpy(&v, data + i * static_cast<int64_t>(sizeof(T)), sizeof(T));
@@ -59,7 +57,10 @@ uint64_t hashBytes64(const void *data, size_t size, uint64_t seed) {
 
 void DenseElements::AlignedFree::operator()(std::byte *p) const { std::free(p); }
 
-DenseElements::DenseElements(ElementType type, int64_t count) : type_(type), count_(count) {
+DenseElements::DenseElements(ElementType type, int64_t count, bool allocate)
+    : type_(type), count_(count) {
+  if (!allocate)
+    return;
   size_t bytes = static_cast<size_t>(byteSize());
   size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
   data_.reset(
@@ -73,6 +74,16 @@ std::shared_ptr<const DenseElements> DenseElements::copyOf(ElementType type, int
   std::shared_ptr<DenseElements> out(new DenseElements(type, count));
   if (count > 0)
     std::memcpy(out->data_.get(), bytes, static_cast<size_t>(out->byteSize()));
+  return out;
+}
+
+std::shared_ptr<const DenseElements> DenseElements::viewOf(ElementType type, int64_t count,
+                                                           const void *bytes,
+                                                           std::shared_ptr<const void> owner) {
+  assert(reinterpret_cast<uintptr_t>(bytes) % kAlignment == 0 && "a view must be aligned");
+  std::shared_ptr<DenseElements> out(new DenseElements(type, count, /*allocate=*/false));
+  out->view_ = static_cast<const std::byte *>(bytes);
+  out->owner_ = std::move(owner);
   return out;
 }
 
@@ -116,7 +127,7 @@ std::shared_ptr<const DenseElements> DenseElements::fromHostTensor(const HostTen
 
 double DenseElements::getDouble(int64_t i) const {
   assert(i >= 0 && i < count_ && "element index out of range");
-  const std::byte *data = data_.get();
+  const std::byte *data = static_cast<const std::byte *>(this->data());
   switch (type_) {
   case ElementType::F32:
     return load<float>(data, i);
@@ -133,7 +144,7 @@ double DenseElements::getDouble(int64_t i) const {
 
 int64_t DenseElements::getInt(int64_t i) const {
   assert(i >= 0 && i < count_ && "element index out of range");
-  const std::byte *data = data_.get();
+  const std::byte *data = static_cast<const std::byte *>(this->data());
   switch (type_) {
   case ElementType::I1:
     return load<uint8_t>(data, i) != 0 ? 1 : 0;
@@ -152,8 +163,7 @@ int64_t DenseElements::getInt(int64_t i) const {
 
 uint64_t DenseElements::contentHash() const {
   std::call_once(hashOnce_, [this] {
-    hash_ =
-        hashBytes64(data_.get(), static_cast<size_t>(byteSize()), static_cast<uint64_t>(type_) + 1);
+    hash_ = hashBytes64(data(), static_cast<size_t>(byteSize()), static_cast<uint64_t>(type_) + 1);
   });
   return hash_;
 }

@@ -29,12 +29,18 @@ public:
   /// The elements of `t`, each rounded or wrapped to t's type as the
   /// interpreter holds them.
   static std::shared_ptr<const DenseElements> fromHostTensor(const HostTensor &t);
+  /// `count` elements of `type` at `bytes`, used in place (a mapped program
+  /// file's weights are never copied); `owner` keeps them alive. `bytes`
+  /// must be kAlignment aligned.
+  static std::shared_ptr<const DenseElements>
+  viewOf(ElementType type, int64_t count, const void *bytes, std::shared_ptr<const void> owner);
+  static constexpr size_t kAlignment = 64;
 
   ElementType elementType() const { return type_; }
   int64_t size() const { return count_; }
   int64_t byteSize() const { return count_ * elementByteSize(type_); }
-  /// 64-byte aligned, so kernels may read them as they read any buffer.
-  const void *data() const { return data_.get(); }
+  /// kAlignment aligned, so kernels may read them as they read any buffer.
+  const void *data() const { return view_ ? view_ : data_.get(); }
 
   /// Element i as a double (exact for every float type) or as an int64
   /// (integer and i1 types).
@@ -48,7 +54,7 @@ public:
   bool sameContent(const DenseElements &other) const;
 
 private:
-  DenseElements(ElementType type, int64_t count);
+  DenseElements(ElementType type, int64_t count, bool allocate = true);
 
   struct AlignedFree {
     void operator()(std::byte *p) const;
@@ -56,6 +62,8 @@ private:
   ElementType type_;
   int64_t count_;
   std::unique_ptr<std::byte[], AlignedFree> data_;
+  const std::byte *view_ = nullptr; // viewOf: the elements, owned by owner_
+  std::shared_ptr<const void> owner_;
   mutable std::once_flag hashOnce_;
   mutable uint64_t hash_ = 0;
 };

@@ -85,6 +85,7 @@ void writeBuffer(const HostBuffer &b, ByteWriter &out) {
   if (b.constant) {
     out.string(elementTypeName(b.constant->elementType()));
     out.i64(b.constant->size());
+    out.align(DenseElements::kAlignment);
     out.raw(b.constant->data(), static_cast<size_t>(b.constant->byteSize()));
   }
 }
@@ -291,7 +292,7 @@ absl::StatusOr<std::shared_ptr<const HostSymbols>> readHostSymbols(ByteReader &i
   return std::shared_ptr<const HostSymbols>(std::move(hostSymbols));
 }
 
-absl::StatusOr<HostBuffer> readBuffer(ByteReader &in) {
+absl::StatusOr<HostBuffer> readBuffer(ByteReader &in, const std::shared_ptr<const void> &owner) {
   HostBuffer b;
   XS_ASSIGN_OR_RETURN(std::string_view name, in.string("a buffer name"));
   b.name = std::string(name);
@@ -306,11 +307,14 @@ absl::StatusOr<HostBuffer> readBuffer(ByteReader &in) {
     XS_ASSIGN_OR_RETURN(ElementType element, readElementType(in));
     XS_ASSIGN_OR_RETURN(int64_t count, in.i64("a constant's size"));
     int64_t elementBytes = elementByteSize(element);
+    XS_RETURN_IF_ERROR(in.align(DenseElements::kAlignment, "a constant's padding"));
     if (count < 0 || static_cast<uint64_t>(count) > in.remaining() / elementBytes)
       return malformed(strCat("constant %", b.name, " of ", count, " elements"));
     XS_ASSIGN_OR_RETURN(std::string_view data,
                         in.raw(static_cast<size_t>(count * elementBytes), "a constant"));
-    b.constant = DenseElements::copyOf(element, count, data.data());
+    bool aligned = reinterpret_cast<uintptr_t>(data.data()) % DenseElements::kAlignment == 0;
+    b.constant = owner && aligned ? DenseElements::viewOf(element, count, data.data(), owner)
+                                  : DenseElements::copyOf(element, count, data.data());
   }
   return b;
 }
@@ -368,7 +372,7 @@ absl::StatusOr<HostStep> readStep(ByteReader &in) {
   return step;
 }
 
-absl::StatusOr<HostPlan> readHostPlan(ByteReader &in) {
+absl::StatusOr<HostPlan> readHostPlan(ByteReader &in, const std::shared_ptr<const void> &owner) {
   HostPlan plan;
   XS_ASSIGN_OR_RETURN(std::string_view function, in.string("the function name"));
   plan.function = std::string(function);
@@ -389,7 +393,7 @@ absl::StatusOr<HostPlan> readHostPlan(ByteReader &in) {
   }
   XS_ASSIGN_OR_RETURN(size_t buffers, in.count("the buffers", 8));
   for (size_t i = 0; i < buffers; ++i) {
-    XS_ASSIGN_OR_RETURN(HostBuffer b, readBuffer(in));
+    XS_ASSIGN_OR_RETURN(HostBuffer b, readBuffer(in, owner));
     plan.buffers.push_back(std::move(b));
   }
   XS_ASSIGN_OR_RETURN(size_t steps, in.count("the steps", 6));
@@ -420,9 +424,9 @@ void writeProgram(const CompiledProgram &program, ByteWriter &out) {
   out.i64(program.streamingStoreBytes);
 }
 
-absl::StatusOr<CompiledProgram> readProgram(ByteReader &in) {
+absl::StatusOr<CompiledProgram> readProgram(ByteReader &in, std::shared_ptr<const void> owner) {
   CompiledProgram program;
-  XS_ASSIGN_OR_RETURN(program.host, readHostPlan(in));
+  XS_ASSIGN_OR_RETURN(program.host, readHostPlan(in, owner));
   XS_ASSIGN_OR_RETURN(std::string_view format, in.string("the object format"));
   program.objectFormat = std::string(format);
   XS_ASSIGN_OR_RETURN(size_t objects, in.count("the objects"));

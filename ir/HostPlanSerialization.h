@@ -12,6 +12,7 @@
 // plan that reads back is still checked by the device that loads it
 // (checkHostPlan).
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -24,7 +25,10 @@ class ByteReader;
 class ByteWriter;
 
 void writeProgram(const CompiledProgram &program, ByteWriter &out);
-absl::StatusOr<CompiledProgram> readProgram(ByteReader &in);
+/// With `owner` (what keeps the reader's bytes alive: a mapped file),
+/// constants are used in place where they are aligned, not copied.
+absl::StatusOr<CompiledProgram> readProgram(ByteReader &in,
+                                            std::shared_ptr<const void> owner = nullptr);
 
 /// The two above on a whole string.
 std::string serializeProgram(const CompiledProgram &program);

@@ -1,6 +1,7 @@
 #include "runtime/ProgramFile.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cstring>
 
 #include "ir/ByteStream.h"
+#include "ir/DenseElements.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostPlanSerialization.h"
 
@@ -16,7 +18,7 @@ namespace xs {
 namespace {
 
 constexpr char kMagic[8] = {'X', 'S', 'T', 'I', 'T', 'C', 'H', '\0'};
-constexpr size_t kPreambleBytes = 8 + 4 + 8 + 8;
+constexpr size_t kPreambleBytes = 64; // magic, version, size, checksum, zeros
 
 void putLittle(std::string &out, uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i)
@@ -78,7 +80,7 @@ absl::StatusOr<std::string_view> payloadOf(std::string_view bytes, std::string_v
                                       bytes.size() - kPreambleBytes,
                                       " bytes of payload, the file says ", size, ")"));
   std::string_view payload = bytes.substr(kPreambleBytes);
-  if (checksum64(payload) != checksum)
+  if (hashBytes64(payload.data(), payload.size()) != checksum)
     return absl::DataLossError(strCat(name, ": corrupt (its checksum does not match)"));
   return payload;
 }
@@ -86,15 +88,25 @@ absl::StatusOr<std::string_view> payloadOf(std::string_view bytes, std::string_v
 } // namespace
 
 std::string encodeProgramFile(const ProgramFile &file) {
-  ByteWriter payload;
-  writeHeader(file.header, payload);
-  writeProgram(file.program, payload);
-  std::string out(kMagic, sizeof kMagic);
-  putLittle(out, kProgramFileVersion, 4);
-  putLittle(out, payload.bytes().size(), 8);
-  putLittle(out, checksum64(payload.bytes()), 8);
-  out += payload.bytes();
-  return out;
+  // One buffer, written once: weights are most of it.
+  size_t estimate = kPreambleBytes + (size_t{1} << 20);
+  for (const HostBuffer &b : file.program.host.buffers)
+    if (b.constant)
+      estimate += static_cast<size_t>(b.constant->byteSize()) + DenseElements::kAlignment;
+  for (const std::string &object : file.program.objects)
+    estimate += object.size() + 16;
+  ByteWriter out;
+  out.reserve(estimate);
+  out.raw(std::string(kPreambleBytes, '\0').data(), kPreambleBytes);
+  writeHeader(file.header, out);
+  writeProgram(file.program, out);
+  std::string_view payload = std::string_view(out.bytes()).substr(kPreambleBytes);
+  std::string preamble(kMagic, sizeof kMagic);
+  putLittle(preamble, kProgramFileVersion, 4);
+  putLittle(preamble, payload.size(), 8);
+  putLittle(preamble, hashBytes64(payload.data(), payload.size()), 8);
+  out.overwrite(0, preamble.data(), preamble.size());
+  return out.take();
 }
 
 absl::StatusOr<ProgramFileHeader> decodeProgramFileHeader(std::string_view bytes,
@@ -107,7 +119,8 @@ absl::StatusOr<ProgramFileHeader> decodeProgramFileHeader(std::string_view bytes
   return header;
 }
 
-absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name) {
+absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name,
+                                              std::shared_ptr<const void> owner) {
   XS_ASSIGN_OR_RETURN(std::string_view payload, payloadOf(bytes, name));
   ByteReader in(payload);
   ProgramFile file;
@@ -115,7 +128,7 @@ absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::strin
   if (!header.ok())
     return absl::DataLossError(strCat(name, ": ", header.status().message()));
   file.header = *std::move(header);
-  absl::StatusOr<CompiledProgram> program = readProgram(in);
+  absl::StatusOr<CompiledProgram> program = readProgram(in, std::move(owner));
   if (!program.ok())
     return absl::DataLossError(strCat(name, ": ", program.status().message()));
   if (!in.atEnd())
@@ -124,32 +137,33 @@ absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::strin
   return file;
 }
 
-absl::StatusOr<std::string> readWholeFile(const std::string &path) {
+absl::StatusOr<FileBytes> mapWholeFile(const std::string &path) {
   int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return errno == ENOENT
                ? absl::NotFoundError(strCat(path, ": no such file"))
                : absl::PermissionDeniedError(strCat(path, ": cannot open: ", std::strerror(errno)));
-  std::string bytes;
   struct stat st;
-  if (fstat(fd, &st) == 0 && st.st_size > 0)
-    bytes.reserve(static_cast<size_t>(st.st_size));
-  char buffer[1 << 16];
-  while (true) {
-    ssize_t n = read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
+  if (fstat(fd, &st) != 0) {
+    int saved = errno;
+    close(fd);
+    return absl::PermissionDeniedError(strCat(path, ": cannot stat: ", std::strerror(saved)));
+  }
+  FileBytes file;
+  size_t size = static_cast<size_t>(st.st_size);
+  if (size > 0) {
+    void *mapping = mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (mapping == MAP_FAILED) {
       int saved = errno;
       close(fd);
-      return absl::DataLossError(strCat(path, ": cannot read: ", std::strerror(saved)));
+      return absl::PermissionDeniedError(strCat(path, ": cannot map: ", std::strerror(saved)));
     }
-    if (n == 0)
-      break;
-    bytes.append(buffer, static_cast<size_t>(n));
+    file.bytes = std::string_view(static_cast<const char *>(mapping), size);
+    file.owner = std::shared_ptr<const void>(
+        mapping, [size](const void *p) { munmap(const_cast<void *>(p), size); });
   }
   close(fd);
-  return bytes;
+  return file;
 }
 
 absl::Status writeFileAtomically(const std::string &path, std::string_view bytes) {

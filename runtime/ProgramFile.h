@@ -7,15 +7,19 @@
 //   8 bytes   magic "XSTITCH\0"
 //   4 bytes   format version, little-endian (kProgramFileVersion)
 //   8 bytes   payload size, little-endian
-//   8 bytes   checksum64 of the payload, little-endian
+//   8 bytes   hashBytes64 of the payload, little-endian
+//   36 bytes  zero (the payload starts 64 bytes in)
 //   payload   the header's fields (ByteStream strings), then the program
-//             (ir/HostPlanSerialization.h)
+//             (ir/HostPlanSerialization.h), its constants 64-byte aligned
+//
+// Files are mapped, not read: a program's weights are used in place.
 //
 // A file that is not one, of another format version, truncated, or whose
 // checksum does not match is an error that says which, before anything of
 // its program is read.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -55,18 +59,28 @@ std::string encodeProgramFile(const ProgramFile &file);
 
 /// Reads a file's bytes; `name` (a path) goes into messages. Errors:
 /// InvalidArgument for a file that is not a program file or of another
-/// format version, DataLoss for a truncated or corrupt one.
-absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name);
+/// format version, DataLoss for a truncated or corrupt one. With `owner`
+/// (what keeps `bytes` alive), constants are used in place, not copied.
+absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name,
+                                              std::shared_ptr<const void> owner = nullptr);
 
 /// Only the header (for listing a bundle or checking a cache entry's key
 /// before its program is read); the checksum is checked all the same.
 absl::StatusOr<ProgramFileHeader> decodeProgramFileHeader(std::string_view bytes,
                                                           std::string_view name);
 
-/// Whole-file I/O. writeFileAtomically writes a temporary file next to
-/// `path` and renames it over `path`, so that readers in other processes see
-/// the old file or the new one, never a part.
-absl::StatusOr<std::string> readWholeFile(const std::string &path);
+/// A whole file, mapped read-only; `owner` unmaps it when the last user is
+/// gone. Files are replaced by rename, never written in place, so a mapping
+/// keeps seeing the file it mapped. A missing file is NotFound.
+struct FileBytes {
+  std::string_view bytes;
+  std::shared_ptr<const void> owner;
+};
+absl::StatusOr<FileBytes> mapWholeFile(const std::string &path);
+
+/// Writes a temporary file next to `path` and renames it over `path`, so
+/// that readers in other processes see the old file or the new one, never a
+/// part.
 absl::Status writeFileAtomically(const std::string &path, std::string_view bytes);
 
 } // namespace xs

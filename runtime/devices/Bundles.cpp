@@ -29,7 +29,8 @@ absl::Status checkDevice(const ProgramFile &file, const std::string &name,
   if (!missing.empty())
     return absl::FailedPreconditionError(
         strCat(name, ": the bundle's code is for a CPU (", file.header.cpu, ") with ",
-               absl::StrJoin(missing, ", "), ", which this CPU lacks; compile one for this "
+               absl::StrJoin(missing, ", "),
+               ", which this CPU lacks; compile one for this "
                "machine (xstitch-compile without --cpu), or for a CPU both have (--cpu=NAME)"));
   return absl::OkStatus();
 }
@@ -45,9 +46,10 @@ std::string defaultBundleDevice(const ProgramFileHeader &header) {
 }
 
 absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::string &name,
-                                             LoadOptions options) {
+                                             LoadOptions options,
+                                             std::shared_ptr<const void> owner) {
   auto start = std::chrono::steady_clock::now();
-  XS_ASSIGN_OR_RETURN(ProgramFile file, decodeProgramFile(bytes, name));
+  XS_ASSIGN_OR_RETURN(ProgramFile file, decodeProgramFile(bytes, name, std::move(owner)));
   if (file.header.kind != "bundle")
     return absl::InvalidArgumentError(strCat(name, ": a program file of kind '", file.header.kind,
                                              "', not a bundle (xstitch-compile writes bundles)"));
@@ -70,8 +72,9 @@ absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::
 
 absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options) {
   auto start = std::chrono::steady_clock::now();
-  XS_ASSIGN_OR_RETURN(std::string bytes, readWholeFile(path));
-  XS_ASSIGN_OR_RETURN(LoadedBundle loaded, loadBundleBytes(bytes, path, std::move(options)));
+  XS_ASSIGN_OR_RETURN(FileBytes file, mapWholeFile(path));
+  XS_ASSIGN_OR_RETURN(LoadedBundle loaded,
+                      loadBundleBytes(file.bytes, path, std::move(options), file.owner));
   loaded.loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return loaded;

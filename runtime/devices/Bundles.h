@@ -28,15 +28,18 @@ struct LoadedBundle {
 std::string defaultBundleDevice(const ProgramFileHeader &header);
 
 /// Reads the bundle at `path` and loads it on `options.device` (empty: the
-/// bundle's default device), in the float mode it was compiled for. Errors name the file: not a bundle, another
-/// format version, truncated or corrupt (DataLoss), code for a CPU with
-/// features this one lacks or for another kind of device
-/// (FailedPrecondition, saying how to compile one that runs here).
+/// bundle's default device), in the float mode it was compiled for. Errors name the file: not a
+/// bundle, another format version, truncated or corrupt (DataLoss), code for a CPU with features
+/// this one lacks or for another kind of device (FailedPrecondition, saying how to compile one that
+/// runs here).
 absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options);
 
-/// The same on bytes already read; `name` goes into messages.
+/// The same on bytes already read; `name` goes into messages, `owner` (what
+/// keeps `bytes` alive, or null: constants are copied) lets the program use
+/// its constants in place.
 absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::string &name,
-                                             LoadOptions options);
+                                             LoadOptions options,
+                                             std::shared_ptr<const void> owner = nullptr);
 
 } // namespace xs
 

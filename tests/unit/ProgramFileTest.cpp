@@ -272,7 +272,7 @@ TEST_F(DiskCacheTest, AGarbageEntryIsAMissWithAWarning) {
     EXPECT_EQ(entries(), 1u) << "the compile replaced the bad entry";
   }
   // Truncated: a real entry cut short.
-  std::string bytes = *readWholeFile(entry.string());
+  std::string bytes(mapWholeFile(entry.string())->bytes);
   { std::ofstream(entry, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 1); }
   CompileCache memory;
   CompileInfo info;
