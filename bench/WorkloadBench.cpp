@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -73,6 +74,9 @@ const std::vector<FlagSpec> kFlags = {
      "print each workload's name and perf shape as xstitch-run flags (layernorm --dim R=4096), "
      "one per line, and exit"},
     {"json", true, false, "FILE", "also write the results as JSON lines"},
+    {"specialized", false, false, "",
+     "instead: each workload's shape-generic compile against one specialized to its perf shape "
+     "(dims as constants), run in turns"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -271,12 +275,19 @@ int run(int argc, char **argv) {
               gpu ? "kernel time of each run"
                   : absl::StrCat(threads ? std::to_string(threads) : "all", " threads").c_str(),
               iters);
-  std::printf("| workload | bytes | floor (GB/s) | floor (ms) | fused (ms) | of floor | unfused "
-              "(ms) | fused speedup | kernels fused / unfused | cold compile (ms) | cache hit "
-              "(us) |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  const bool specialized = args->has("specialized");
+  if (specialized) {
+    std::printf("| workload | dims | symbolic (ms) | specialized (ms) | symbolic speed / "
+                "specialized | kernels symbolic / specialized |\n|---|---|---:|---:|---:|---:|\n");
+  } else {
+    std::printf("| workload | bytes | floor (GB/s) | floor (ms) | fused (ms) | of floor | unfused "
+                "(ms) | fused speedup | kernels fused / unfused | cold compile (ms) | cache hit "
+                "(us) |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  }
   if (json)
     json << "{\"floor_gbps\": " << floor / 1e9 << "}\n";
+  std::vector<double> speedRatios; // --specialized: specialized time / symbolic time
 
   std::mt19937_64 rng(1);
   for (const Workload &w : kWorkloads) {
@@ -321,6 +332,33 @@ int run(int argc, char **argv) {
     CompileOptions options;
     options.device = device;
     options.threads = threads;
+    if (specialized) {
+      absl::StatusOr<Compiled> symbolic = compileTimed(f, text, path, w.dims, options);
+      options.specialize = w.dims;
+      absl::StatusOr<Compiled> fixed = compileTimed(f, text, path, w.dims, options);
+      if (!symbolic.ok() || !fixed.ok())
+        return fail(absl::StrCat(w.name, ": ",
+                                 (!symbolic.ok() ? symbolic.status() : fixed.status()).message()));
+      absl::StatusOr<bench::TurnMedians> timed = timeInTurns({&*symbolic, &*fixed}, views, iters);
+      if (!timed.ok())
+        return fail(absl::StrCat(w.name, ": ", timed.status().message()));
+      std::vector<std::pair<std::string, int64_t>> dims(w.dims.begin(), w.dims.end());
+      std::sort(dims.begin(), dims.end());
+      std::vector<std::string> dimText;
+      for (const auto &[symbol, value] : dims)
+        dimText.push_back(absl::StrCat(symbol, "=", value));
+      double ratio = timed->seconds[1] / timed->seconds[0];
+      speedRatios.push_back(ratio);
+      std::printf("| %s | %s | %.3f | %.3f | %.2f | %d / %d |\n", w.name,
+                  absl::StrJoin(dimText, ", ").c_str(), timed->seconds[0] * 1e3,
+                  timed->seconds[1] * 1e3, ratio, symbolic->kernels, fixed->kernels);
+      std::fflush(stdout);
+      if (json)
+        json << absl::StrFormat("{\"workload\": \"%s\", \"symbolic_ms\": %.6f, "
+                                "\"specialized_ms\": %.6f}\n",
+                                w.name, timed->seconds[0] * 1e3, timed->seconds[1] * 1e3);
+      continue;
+    }
     absl::StatusOr<Compiled> fused = compileTimed(f, text, path, w.dims, options);
     options.fusion = false;
     absl::StatusOr<Compiled> unfused = compileTimed(f, text, path, w.dims, options);
@@ -363,6 +401,14 @@ int run(int argc, char **argv) {
           w.name, floorBytes, localFloor / 1e9, floorSeconds * 1e3, fusedTime * 1e3,
           unfusedTime * 1e3, timed->seconds[0] * 1e3, fused->kernels, unfused->kernels,
           fused->compileSeconds * 1e3, fused->cacheHitSeconds * 1e6);
+  }
+  if (specialized && !speedRatios.empty()) {
+    double logSum = 0;
+    for (double r : speedRatios)
+      logSum += std::log(r);
+    std::printf("\nsymbolic speed / specialized: geometric mean %.3f, lowest %.3f\n",
+                std::exp(logSum / static_cast<double>(speedRatios.size())),
+                *std::min_element(speedRatios.begin(), speedRatios.end()));
   }
   return 0;
 }

@@ -75,7 +75,8 @@ inline std::shared_ptr<const void> sharedData(std::shared_ptr<const DenseElement
   return std::shared_ptr<const void>(std::move(elements), data);
 }
 
-/// A stable 64-bit digest of bytes, a few GB/s (weights are hundreds of MB).
+/// A stable 64-bit digest of bytes, near memory speed for long ones (weights
+/// are hundreds of MB).
 uint64_t hashBytes64(const void *data, size_t size, uint64_t seed = 0);
 
 } // namespace xs

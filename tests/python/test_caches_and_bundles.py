@@ -116,6 +116,54 @@ class GatedRms(nn.Module):
         return y * torch.sigmoid(gate)
 
 
+class AttentionBlock(nn.Module):
+    """Scores, mask, softmax, a residual LayerNorm: the movement and
+    reductions whose sizes follow batch and sequence length."""
+
+    def __init__(self, hidden):
+        super().__init__()
+        self.norm = nn.LayerNorm(hidden)
+
+    def forward(self, x, mask_bias):
+        scores = x @ x.transpose(1, 2) / 8.0 + mask_bias
+        return self.norm(x + torch.softmax(scores, dim=-1) @ x)
+
+
+class OneCompileTest(unittest.TestCase):
+    def test_a_thousand_shapes_one_compile(self):
+        """One executable of a PyTorch export with dynamic axes runs at 1,000
+        distinct (batch, sequence) shapes, 1 and primes among them, every
+        result checked, and nothing is compiled after the first."""
+        torch.manual_seed(0)
+        model = AttentionBlock(32).eval()
+        with tempfile.TemporaryDirectory() as directory:
+            path = os.path.join(directory, "attention.onnx")
+            torch.onnx.export(model, (torch.randn(2, 5, 32), torch.zeros(2, 5, 5)), path,
+                              input_names=["x", "mask_bias"], output_names=["y"],
+                              opset_version=17,
+                              dynamic_axes={"x": {0: "batch", 1: "seq"},
+                                            "mask_bias": {0: "batch", 1: "seq", 2: "seq"}})
+            context = xstitch.Context(cache_dir="off")
+            exe = xstitch.compile(path, context=context)
+            compiled = xstitch.stats()["compilations"]
+            rng = np.random.default_rng(7)
+            primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61]
+            shapes = {(1, 1), (1, 61), (61, 1)} | {(b, s) for b in (1, 2, 3) for s in primes}
+            while len(shapes) < 1000:
+                shapes.add((int(rng.integers(1, 24)), int(rng.integers(1, 72))))
+            for batch, seq in sorted(shapes):
+                x = rng.standard_normal((batch, seq, 32), dtype=np.float32)
+                mask = np.where(rng.random((batch, seq, seq)) < 0.2, -1e4, 0).astype(np.float32)
+                [y] = exe(x, mask)
+                with torch.no_grad():
+                    expected = model(torch.from_numpy(x), torch.from_numpy(mask)).numpy()
+                np.testing.assert_allclose(y.numpy(), expected, rtol=1e-4, atol=1e-4,
+                                           err_msg=f"batch {batch}, seq {seq}")
+            self.assertEqual(len(shapes), 1000)
+            self.assertEqual(xstitch.stats()["compilations"], compiled,
+                             "a new shape compiled something")
+
+
 @unittest.skipUnless(os.environ.get("XSTITCH_COMPILE"), "XSTITCH_COMPILE names no xstitch-compile")
 class BundleTest(unittest.TestCase):
     def test_an_exported_model_as_a_bundle(self):
