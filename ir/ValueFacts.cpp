@@ -141,4 +141,76 @@ bool isSoftmaxMaximum(const Function &function, const Operation &max) {
   return true;
 }
 
+std::optional<ElementType> roundedOnlyTo16Bits(const Function &function, const Value &value) {
+  if (!isFloat(value.type().elementType()))
+    return std::nullopt;
+  Uses uses(function);
+  // Forward from `value`: each value reached is exact up to a relative
+  // error that the ops below at most add up (products, quotients,
+  // reciprocals, broadcasts) or keep (sums of values of one sign).
+  // `positive`: derived from `value` alone (its elements are exp's, > 0).
+  absl::flat_hash_map<const Value *, bool> reached{{&value, true}};
+  std::vector<const Value *> work{&value};
+  bool toF16 = false, toBF16 = false;
+  auto positiveOperands = [&](const Operation &op) {
+    for (const Value *operand : op.operands())
+      if (auto it = reached.find(operand); it == reached.end() || !it->second)
+        return false;
+    return true;
+  };
+  while (!work.empty()) {
+    const Value *v = work.back();
+    work.pop_back();
+    if (uses.isResult(v))
+      return std::nullopt;
+    bool positive = reached.at(v);
+    for (const Operation *user : uses.of(v)) {
+      bool resultPositive = false;
+      switch (user->kind()) {
+      case OpKind::Cast: {
+        const Attribute *target = user->attr("to");
+        if (!target)
+          return std::nullopt;
+        ElementType to = target->getElementType();
+        if (to == ElementType::F16)
+          toF16 = true;
+        else if (to == ElementType::BF16)
+          toBF16 = true;
+        else
+          return std::nullopt;
+        continue; // rounded: what follows sees a 16-bit value
+      }
+      case OpKind::ReduceSum:
+        // A sum of values of mixed signs can cancel: its relative error is
+        // not bounded by its terms'.
+        if (!positive)
+          return std::nullopt;
+        resultPositive = true;
+        break;
+      case OpKind::Broadcast:
+      case OpKind::Reciprocal:
+        resultPositive = positive;
+        break;
+      case OpKind::Mul:
+      case OpKind::Div:
+        resultPositive = positiveOperands(*user);
+        break;
+      default:
+        return std::nullopt;
+      }
+      auto [it, inserted] = reached.try_emplace(user->result(), resultPositive);
+      if (!inserted && it->second && !resultPositive)
+        it->second = false;
+      else if (!inserted)
+        continue;
+      work.push_back(user->result());
+    }
+  }
+  if (toF16)
+    return ElementType::F16;
+  if (toBF16)
+    return ElementType::BF16;
+  return std::nullopt;
+}
+
 } // namespace xs

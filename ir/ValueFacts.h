@@ -32,6 +32,16 @@ bool isAtMostItsMaximum(const Value &value);
 /// maximum may be any value at least every number of the row.
 bool isSoftmaxMaximum(const Function &function, const Operation &max);
 
+/// F16 or BF16 when every use of `value` (a float of `function`) ends,
+/// through products, quotients, reciprocals, broadcasts and sums of values
+/// derived from it alone, in a cast to f16 or bf16 (F16 if any goes to f16),
+/// and nothing of it is a result otherwise: softmax's exp under mixed
+/// precision. A relative error of e in `value` then reaches each rounded
+/// result as a few e (sums of one sign keep it; each product, quotient or
+/// reciprocal adds one): softmax's e / sum(e) has at most 2e before its
+/// rounding to 16 bits.
+std::optional<ElementType> roundedOnlyTo16Bits(const Function &function, const Value &value);
+
 } // namespace xs
 
 #endif // XSTITCH_IR_VALUEFACTS_H

@@ -180,10 +180,17 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
   case TypeRule::UnaryLogical:
     if (op.kind() == OpKind::Exp && ctx_.target.description().flushesSubnormals &&
         (operandType(0) == ElementType::F32 || operandType(0) == ElementType::F64) &&
-        isAtMostItsMaximum(*op.operand(0)))
-      result = math::emitExpNonPositiveFlushed(b, operand(0));
-    else
+        isAtMostItsMaximum(*op.operand(0))) {
+      // Under mixed precision the result is rounded to 16 bits: a shorter
+      // polynomial is exact enough (docs/math.md).
+      std::optional<ElementType> rounded = roundedOnlyTo16Bits(ctx_.body, *op.result());
+      math::ExpUse use = !rounded                        ? math::ExpUse::Full
+                         : *rounded == ElementType::BF16 ? math::ExpUse::ToBF16
+                                                         : math::ExpUse::ToF16;
+      result = math::emitExpNonPositiveFlushed(b, operand(0), use);
+    } else {
       result = emitUnaryOp(b, op.kind(), operandType(0), operand(0));
+    }
     break;
   case TypeRule::BinaryNumeric:
   case TypeRule::BinaryLogical:

@@ -35,6 +35,13 @@ namespace {
 // erfc(x) * exp(x^2) = P(x - center) on each listed interval.
 // kLogTailF64: (2 atanh(sqrt z) / sqrt z - 2 - 2z/3) / z^2 for the
 // double-double log in pow.
+// kExpToF16 and kExpToBF16: e^r = 1 + r + r^2 P(r) on |r| <= ln2/2 for exp
+// results only rounded to f16 or bf16 (ExpUse): minimax fits of relative
+// error (Lawson's iteration, coefficients rounded to f32), at most 5.3e-06
+// (2^-17.5) and 1.23e-04 (2^-13.0); half an ulp is at least 2^-12 for f16
+// and 2^-9 for bf16.
+constexpr double kExpToF16[] = {0.5000511407852173, 0.16753514111042023, 0.041277747601270676};
+constexpr double kExpToBF16[] = {0.503940999507904, 0.16662810742855072};
 // kExpF32: Chebyshev fit, max abs error 6.493e-08.
 constexpr double kExpF32[] = {5.0e-1, 1.666657703e-1, 4.166655466e-2, 8.363173075e-3,
                               1.392617612e-3};
@@ -145,7 +152,7 @@ public:
   }
 
   llvm::Value *exp(llvm::Value *x);
-  llvm::Value *expNonPositiveFlushed(llvm::Value *x);
+  llvm::Value *expNonPositiveFlushed(llvm::Value *x, ExpUse use);
   llvm::Value *log(llvm::Value *x);
   llvm::Value *log1p(llvm::Value *x);
   llvm::Value *tanh(llvm::Value *x);
@@ -282,7 +289,7 @@ llvm::Value *MathEmitter::expWithTail(llvm::Value *x, llvm::Value *tail) {
 // multiply scales; below it e^x is subnormal, so 0. The integer k comes from
 // adding a magic constant (its low mantissa bits are k + bias), which also
 // rounds to nearest; NaN stays NaN through the polynomial.
-llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x) {
+llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x, ExpUse use) {
   double lowest = isF32 ? -87.5 : -708.5;
   llvm::Value *flushed = b.CreateFCmpOLT(x, c(lowest));
   llvm::Value *xc = select(flushed, c(lowest), x);
@@ -291,7 +298,12 @@ llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x) {
   llvm::Value *negK = b.CreateFSub(c(magic), n);
   llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
   r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
-  llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, byType(kExpF32, kExpF64)), r);
+  llvm::ArrayRef<double> coefs = byType(kExpF32, kExpF64);
+  if (isF32 && use == ExpUse::ToF16)
+    coefs = kExpToF16;
+  else if (isF32 && use == ExpUse::ToBF16)
+    coefs = kExpToBF16;
+  llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, coefs), r);
   llvm::Value *scale = fromBits(b.CreateShl(toBits(n), ci(mantissaBits())));
   // (1 + q) * 2^k as one fma: the same value where it is normal.
   llvm::Value *result = fma(q, scale, scale);
@@ -568,8 +580,8 @@ llvm::Value *MathEmitter::rsqrt(llvm::Value *x) {
 llvm::Value *emitExp(llvm::IRBuilder<> &b, llvm::Value *x) {
   return MathEmitter(b, x->getType()).exp(x);
 }
-llvm::Value *emitExpNonPositiveFlushed(llvm::IRBuilder<> &b, llvm::Value *x) {
-  return MathEmitter(b, x->getType()).expNonPositiveFlushed(x);
+llvm::Value *emitExpNonPositiveFlushed(llvm::IRBuilder<> &b, llvm::Value *x, ExpUse use) {
+  return MathEmitter(b, x->getType()).expNonPositiveFlushed(x, use);
 }
 llvm::Value *emitLog(llvm::IRBuilder<> &b, llvm::Value *x) {
   return MathEmitter(b, x->getType()).log(x);

@@ -573,7 +573,9 @@ template <typename T> void checkExpNonPositiveFlushed() {
     x.push_back(static_cast<T>(wide(rng)));
     x.push_back(static_cast<T>(near(rng)));
   }
-  Kernel fast = compileKernel(isF32, emitExpNonPositiveFlushed, nullptr);
+  Kernel fast = compileKernel(
+      isF32, [](llvm::IRBuilder<> &b, llvm::Value *v) { return emitExpNonPositiveFlushed(b, v); },
+      nullptr);
   Kernel exact = compileKernel(isF32, emitExp, nullptr);
   ASSERT_TRUE(fast.fn && exact.fn);
   std::vector<T> got = runKernel(fast, x, {});
@@ -593,6 +595,54 @@ template <typename T> void checkExpNonPositiveFlushed() {
 }
 
 TEST(MathExpNonPositiveFlushed, F32) { checkExpNonPositiveFlushed<float>(); }
+
+// For results rounded to f16 or bf16 (ExpUse): within the relative error
+// docs/math.md states of e^x where the result is normal, 0 below the
+// flushing bound, NaN for NaN, 1 at zero.
+void checkExpToSixteenBits(ExpUse use, double bound) {
+  Emit1 emit = use == ExpUse::ToF16 ? Emit1([](llvm::IRBuilder<> &b, llvm::Value *v) {
+    return emitExpNonPositiveFlushed(b, v, ExpUse::ToF16);
+  })
+                                    : Emit1([](llvm::IRBuilder<> &b, llvm::Value *v) {
+                                        return emitExpNonPositiveFlushed(b, v, ExpUse::ToBF16);
+                                      });
+  Kernel kernel = compileKernel(/*isF32=*/true, emit, nullptr);
+  ASSERT_TRUE(kernel.fn);
+  std::vector<float> x = {0.0f,
+                          -0.0f,
+                          -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::quiet_NaN(),
+                          -87.5f,
+                          -100.0f};
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> wide(-87.0, 0.0), near(-1.0, 0.0);
+  for (int i = 0; i < 200000; ++i) {
+    x.push_back(static_cast<float>(wide(rng)));
+    x.push_back(static_cast<float>(near(rng)));
+  }
+  std::vector<float> got = runKernel(kernel, x, {});
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) {
+      ASSERT_TRUE(std::isnan(got[i]));
+      continue;
+    }
+    if (x[i] < -87.5f) {
+      ASSERT_EQ(got[i], 0.0f) << "x = " << x[i];
+      continue;
+    }
+    double want = std::exp(static_cast<double>(x[i]));
+    if (want < std::numeric_limits<float>::min())
+      continue;
+    worst = std::max(worst, std::fabs(got[i] / want - 1));
+  }
+  EXPECT_EQ(got[0], 1.0f);
+  EXPECT_LE(worst, bound);
+  EXPECT_GT(worst, bound / 8) << "the bound in docs/math.md is far from what it measures";
+}
+
+TEST(MathExpNonPositiveFlushed, ToF16) { checkExpToSixteenBits(ExpUse::ToF16, 0x1p-17); }
+TEST(MathExpNonPositiveFlushed, ToBF16) { checkExpToSixteenBits(ExpUse::ToBF16, std::exp2(-12.9)); }
 TEST(MathExpNonPositiveFlushed, F64) { checkExpNonPositiveFlushed<double>(); }
 
 TEST(MathSpecialCases, F32) { checkAllSpecialCases<float>(); }

@@ -1,7 +1,9 @@
 // isAtMostItsMaximum: exactly the subtractions of a maximum broadcast back
 // over the elements it was taken from, and nothing that only looks alike;
 // isSoftmaxMaximum: exactly softmax's maximum, not one whose NaNs or zero
-// sign another use could show.
+// sign another use could show; roundedOnlyTo16Bits: exp values that reach
+// results only rounded to f16 or bf16, through ops that keep their relative
+// error small.
 
 #include <algorithm>
 #include <string>
@@ -169,6 +171,67 @@ func @f(%x: f32[R, C]) -> (e) {
   return %e
 })",
                               "m"));
+}
+
+/// roundedOnlyTo16Bits of %e in `text`'s only function.
+std::optional<ElementType> roundedE(const std::string &text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = parseModule(text, "test.xs");
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (!m.ok())
+    return std::nullopt;
+  const Function &f = *(*m)->functions()[0];
+  return roundedOnlyTo16Bits(f, *f.lookup("e"));
+}
+
+/// Softmax over f16 or bf16 storage (autocast's), its normalization by
+/// `normalize` (a division or the product with a reciprocal), with `extra`.
+std::string amp(const std::string &storage, const std::string &normalize,
+                const std::string &extra = "", const std::string &results = "%y") {
+  std::string names = results;
+  names.erase(std::remove(names.begin(), names.end(), '%'), names.end());
+  return "func @f(%x16: " + storage + "[R, C]) -> (" + names +
+         ") {\n"
+         "  %x = cast %x16 {to = f32}\n"
+         "  %m = reduce_max %x {dims = [1]}\n"
+         "  %mb = broadcast %m {dims = [0]} : f32[R, C]\n"
+         "  %d = sub %x, %mb : f32[R, C]\n"
+         "  %e = exp %d : f32[R, C]\n"
+         "  %s = reduce_sum %e {dims = [1]}\n" +
+         (normalize == "div" ? "  %sb = broadcast %s {dims = [0]} : f32[R, C]\n"
+                               "  %yf = div %e, %sb\n"
+                             : "  %r = reciprocal %s\n"
+                               "  %rb = broadcast %r {dims = [0]} : f32[R, C]\n"
+                               "  %yf = mul %e, %rb\n") +
+         "  %y = cast %yf {to = " + storage + "}\n" + extra + "  return " + results + "\n}\n";
+}
+
+TEST(ValueFactsTest, SoftmaxUnderMixedPrecisionIsRoundedTo16Bits) {
+  EXPECT_EQ(roundedE(amp("f16", "div")), ElementType::F16);
+  EXPECT_EQ(roundedE(amp("f16", "mul")), ElementType::F16);
+  EXPECT_EQ(roundedE(amp("bf16", "mul")), ElementType::BF16);
+  // A product with any value may follow, before the rounding.
+  EXPECT_EQ(roundedE(amp("bf16", "mul", "  %z = mul %yf, %x\n  %z16 = cast %z {to = bf16}\n",
+                         "%y, %z16")),
+            ElementType::BF16);
+  // f16 is the stricter: one f16 result makes it F16.
+  EXPECT_EQ(roundedE(amp("bf16", "mul", "  %h = cast %yf {to = f16}\n", "%y, %h")),
+            ElementType::F16);
+}
+
+TEST(ValueFactsTest, FullPrecisionUsesAreNotRoundedTo16Bits) {
+  // f32 results, and the f32 sum as a result.
+  EXPECT_EQ(roundedE(softmax("", "%y")), std::nullopt);
+  EXPECT_EQ(roundedE(amp("f16", "div", "", "%y, %s")), std::nullopt);
+  EXPECT_EQ(roundedE(amp("f16", "div", "  %ys = cast %yf {to = f32}\n", "%y, %ys")), std::nullopt);
+  // A sum of exp times values of any sign can cancel.
+  EXPECT_EQ(roundedE(amp("f16", "div",
+                         "  %w = mul %e, %x\n  %ws = reduce_sum %w {dims = [1]}\n"
+                         "  %w16 = cast %ws {to = f16}\n",
+                         "%y, %w16")),
+            std::nullopt);
+  // Anything else, such as a log of the sum (log-softmax).
+  EXPECT_EQ(roundedE(amp("f16", "div", "  %l = log %s\n  %l16 = cast %l {to = f16}\n", "%y, %l16")),
+            std::nullopt);
 }
 
 } // namespace
