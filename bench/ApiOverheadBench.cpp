@@ -103,6 +103,7 @@ int run(int argc, char **argv) {
   xs_context_options_t contextOptions;
   xs_context_options_init(&contextOptions);
   contextOptions.worker_threads = threads;
+  contextOptions.cache_dir = "off"; // a benchmark leaves no cache entries behind
   xs_context_t *context = nullptr;
   if (!check(xs_context_create(&contextOptions, &context)))
     return 3;

@@ -234,6 +234,9 @@ int run(int argc, char **argv) {
   xs_context_options_t contextOptions;
   xs_context_options_init(&contextOptions);
   contextOptions.worker_threads = threads;
+  // Compiles are timed cold: no persistent cache (bench/cache-loads.sh times
+  // loads from it).
+  contextOptions.cache_dir = "off";
   xs_context_t *context = nullptr;
   check(xs_context_create(&contextOptions, &context), "creating the context");
   {
