@@ -8,8 +8,7 @@
 
 #include "absl/strings/str_format.h"
 #include "driver/Compiler.h"
-#include "frontend/onnx/OnnxImporter.h"
-#include "ir/Parser.h"
+#include "tools/ModelFiles.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/ExitCodes.h"
 #include "transforms/Pass.h"
@@ -50,52 +49,6 @@ int fail(const absl::Status &s) {
   return exitCodeFor(s);
 }
 
-bool endsWith(const std::string &s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-struct Model {
-  std::unique_ptr<Module> module;
-  std::vector<std::string> inputNames, outputNames; // an ONNX graph's
-};
-
-absl::StatusOr<Model> readModel(const std::string &path) {
-  Model model;
-  if (endsWith(path, ".onnx")) {
-    absl::StatusOr<OnnxImport> imported = importOnnxFile(path);
-    if (!imported.ok())
-      return imported.status();
-    model.module = std::move(imported->module);
-    model.inputNames = std::move(imported->inputNames);
-    model.outputNames = std::move(imported->outputNames);
-  } else {
-    absl::StatusOr<std::unique_ptr<Module>> parsed = parseModuleFile(path);
-    if (!parsed.ok())
-      return parsed.status();
-    model.module = *std::move(parsed);
-  }
-  if (absl::Status s = runPipeline(*model.module, defaultPipeline(), PipelineOptions()); !s.ok())
-    return s;
-  return model;
-}
-
-absl::StatusOr<const Function *> chooseFunction(const Module &module, const std::string &name,
-                                                const std::string &path) {
-  if (!name.empty()) {
-    std::string bare = name[0] == '@' ? name.substr(1) : name;
-    if (const Function *f = module.lookup(bare))
-      return f;
-    return absl::InvalidArgumentError(strCat(path, ": error: no function @", bare));
-  }
-  if (module.functions().size() == 1)
-    return module.functions()[0].get();
-  if (const Function *f = module.lookup("main"))
-    return f;
-  return absl::InvalidArgumentError(
-      strCat(path, ": error: the module has several functions; name one with --function"));
-}
-
 int run(int argc, char **argv) {
   // `-o PATH`, as compilers take it, is --output.
   std::vector<std::string> words(argv, argv + argc);
@@ -132,11 +85,11 @@ int run(int argc, char **argv) {
              ".xsb";
   }
   auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<Model> model = readModel(path);
-  if (!model.ok())
-    return fail(model.status());
-  absl::StatusOr<const Function *> function =
-      chooseFunction(*model->module, args->get("function"), path);
+  OnnxNames names;
+  absl::StatusOr<std::unique_ptr<Module>> module = loadModule(path, defaultPipeline(), &names);
+  if (!module.ok())
+    return fail(module.status());
+  absl::StatusOr<Function *> function = selectFunction(**module, args->get("function"), path);
   if (!function.ok())
     return fail(function.status());
 
@@ -148,7 +101,7 @@ int run(int argc, char **argv) {
   options.features = args->get("features");
   CompileInfo stages;
   absl::StatusOr<ProgramFile> bundle =
-      compileBundle(**function, options, model->inputNames, model->outputNames, path, &stages);
+      compileBundle(**function, options, names.inputs, names.outputs, path, &stages);
   if (!bundle.ok())
     return fail(bundle.status());
   std::string bytes = encodeProgramFile(*bundle);

@@ -25,6 +25,7 @@
 #include "tools/Conformance.h"
 #include "tools/Explain.h"
 #include "tools/LibraryRun.h"
+#include "tools/ModelFiles.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
 #include "tools/TensorFiles.h"
@@ -121,61 +122,6 @@ int report(const absl::Status &s) {
   else
     std::cerr << msg << "\n";
   return exitCodeFor(s);
-}
-
-absl::StatusOr<Function *> selectFunction(const Module &module, const std::string &name,
-                                          const std::string &path) {
-  if (!name.empty()) {
-    std::string bare = name[0] == '@' ? name.substr(1) : name;
-    if (Function *f = module.lookup(bare))
-      return f;
-    return absl::InvalidArgumentError(
-        absl::StrCat(path, ": error: no function @", bare, " in this file"));
-  }
-  if (module.functions().size() == 1)
-    return module.functions()[0].get();
-  if (Function *f = module.lookup("main"))
-    return f;
-  std::vector<std::string> names;
-  for (const auto &f : module.functions())
-    names.push_back("@" + f->name());
-  if (names.empty())
-    return absl::InvalidArgumentError(absl::StrCat(path, ": error: the file has no function"));
-  return absl::InvalidArgumentError(absl::StrCat(path, ": error: the file has several functions (",
-                                                 absl::StrJoin(names, ", "),
-                                                 "); choose one with --function NAME"));
-}
-
-bool isOnnxFile(const std::string &path) {
-  return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
-}
-
-/// What an ONNX model's parameters and results are called in the graph.
-struct OnnxNames {
-  std::vector<std::string> inputs, outputs;
-};
-
-// Parses (or imports) the file and runs `passes` on it.
-absl::StatusOr<std::unique_ptr<Module>> loadModule(const std::string &path,
-                                                   const std::vector<std::string> &passes,
-                                                   OnnxNames *onnxNames = nullptr) {
-  absl::StatusOr<std::unique_ptr<Module>> module;
-  if (isOnnxFile(path)) {
-    absl::StatusOr<OnnxImport> imported = importOnnxFile(path);
-    if (!imported.ok())
-      return imported.status();
-    if (onnxNames)
-      *onnxNames = OnnxNames{imported->inputNames, imported->outputNames};
-    module = std::move(imported->module);
-  } else {
-    module = parseModuleFile(path);
-  }
-  if (!module.ok())
-    return module.status();
-  PipelineOptions options;
-  if (absl::Status s = runPipeline(**module, passes, options); !s.ok())
-    return s;
-  return module;
 }
 
 absl::StatusOr<Tolerance> toleranceFor(const ParsedArgs &args, ElementType t) {
