@@ -109,16 +109,6 @@ std::string encodeProgramFile(const ProgramFile &file) {
   return out.take();
 }
 
-absl::StatusOr<ProgramFileHeader> decodeProgramFileHeader(std::string_view bytes,
-                                                          std::string_view name) {
-  XS_ASSIGN_OR_RETURN(std::string_view payload, payloadOf(bytes, name));
-  ByteReader in(payload);
-  absl::StatusOr<ProgramFileHeader> header = readHeader(in);
-  if (!header.ok())
-    return absl::DataLossError(strCat(name, ": ", header.status().message()));
-  return header;
-}
-
 absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name,
                                               std::shared_ptr<const void> owner) {
   XS_ASSIGN_OR_RETURN(std::string_view payload, payloadOf(bytes, name));

@@ -64,11 +64,6 @@ std::string encodeProgramFile(const ProgramFile &file);
 absl::StatusOr<ProgramFile> decodeProgramFile(std::string_view bytes, std::string_view name,
                                               std::shared_ptr<const void> owner = nullptr);
 
-/// Only the header (for listing a bundle or checking a cache entry's key
-/// before its program is read); the checksum is checked all the same.
-absl::StatusOr<ProgramFileHeader> decodeProgramFileHeader(std::string_view bytes,
-                                                          std::string_view name);
-
 /// A whole file, mapped read-only; `owner` unmaps it when the last user is
 /// gone. Files are replaced by rename, never written in place, so a mapping
 /// keeps seeing the file it mapped. A missing file is NotFound.

@@ -47,8 +47,6 @@ void initializeX86Once() {
   });
 }
 
-using CpuChoice = X86Cpu;
-
 } // namespace
 
 X86Cpu resolveX86Cpu(const X86Options &options) {
@@ -69,8 +67,6 @@ X86Cpu resolveX86Cpu(const X86Options &options) {
 
 namespace {
 
-CpuChoice chooseCpu(const X86Options &options) { return resolveX86Cpu(options); }
-
 llvm::CodeGenOptLevel codeGenLevel(int optLevel) {
   return optLevel >= 3   ? llvm::CodeGenOptLevel::Aggressive
          : optLevel == 2 ? llvm::CodeGenOptLevel::Default
@@ -78,7 +74,7 @@ llvm::CodeGenOptLevel codeGenLevel(int optLevel) {
                          : llvm::CodeGenOptLevel::None;
 }
 
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const CpuChoice &cpu,
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const X86Cpu &cpu,
                                                                          int optLevel) {
   initializeX86Once();
   std::string error;
@@ -95,7 +91,7 @@ absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const C
   return machine;
 }
 
-TargetDescription describe(const X86Options &options, const CpuChoice &cpu,
+TargetDescription describe(const X86Options &options, const X86Cpu &cpu,
                            const llvm::TargetMachine *machine) {
   // f32 lanes of the widest vector registers the CPU has.
   int64_t lanes = 4;
@@ -280,7 +276,7 @@ public:
   }
 
   absl::Status emit(const ProgramPlan &program, const std::vector<KernelPiece> &pieces) {
-    CpuChoice cpu = chooseCpu(options_);
+    X86Cpu cpu = resolveX86Cpu(options_);
     absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
         createTargetMachine(cpu, options_.optLevel);
     if (!machine.ok())
@@ -360,7 +356,7 @@ private:
 } // namespace
 
 TargetDescription x86TargetDescription(const X86Options &options) {
-  CpuChoice cpu = chooseCpu(options);
+  X86Cpu cpu = resolveX86Cpu(options);
   absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
       createTargetMachine(cpu, options.optLevel);
   return describe(options, cpu, machine.ok() ? machine->get() : nullptr);
@@ -447,7 +443,7 @@ absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86O
 }
 
 absl::StatusOr<std::string> compileHostModule(llvm::Module &module, const X86Options &options) {
-  CpuChoice cpu = chooseCpu(options);
+  X86Cpu cpu = resolveX86Cpu(options);
   XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::TargetMachine> machine,
                       createTargetMachine(cpu, options.optLevel));
   module.setTargetTriple(X86Target::kTriple);

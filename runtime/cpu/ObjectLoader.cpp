@@ -105,8 +105,8 @@ absl::Status Linker::read(std::string_view bytes, size_t index) {
   o.sections.resize(h.e_shnum);
   std::memcpy(o.sections.data(), bytes.data() + h.e_shoff, h.e_shnum * sizeof(Elf64_Shdr));
   for (const Elf64_Shdr &s : o.sections)
-    if (s.sh_type != SHT_NOBITS && (s.sh_offset > bytes.size() ||
-                                    s.sh_size > bytes.size() - s.sh_offset))
+    if (s.sh_type != SHT_NOBITS &&
+        (s.sh_offset > bytes.size() || s.sh_size > bytes.size() - s.sh_offset))
       return error(strCat(which, " has a section beyond its end"));
   for (const Elf64_Shdr &s : o.sections) {
     if (s.sh_type != SHT_SYMTAB)
@@ -216,9 +216,9 @@ absl::Status Linker::place(void *mapping) {
       if (section == SHN_ABS) {
         o.address[k] = sym.st_value;
       } else if (section < o.sections.size() && o.region[section] >= 0) {
-        o.address[k] =
-            reinterpret_cast<uint64_t>(base_ + regionStart_[o.region[section]] + o.offset[section]) +
-            sym.st_value;
+        o.address[k] = reinterpret_cast<uint64_t>(base_ + regionStart_[o.region[section]] +
+                                                  o.offset[section]) +
+                       sym.st_value;
       } else {
         continue; // a symbol of a section that is not loaded
       }
@@ -227,7 +227,8 @@ absl::Status Linker::place(void *mapping) {
         continue;
       std::string symbolName(name(o, sym));
       bool weak = binding == STB_WEAK;
-      auto [it, inserted] = exports_.try_emplace(symbolName, reinterpret_cast<void *>(o.address[k]));
+      auto [it, inserted] =
+          exports_.try_emplace(symbolName, reinterpret_cast<void *>(o.address[k]));
       if (inserted) {
         exportIsWeak_[symbolName] = weak;
       } else if (exportIsWeak_[symbolName] && !weak) {
@@ -250,7 +251,8 @@ absl::Status Linker::place(void *mapping) {
 
 absl::Status Linker::relocateSection(ObjectView &o, const Elf64_Shdr &relaSection) {
   const Elf64_Shdr &target = o.sections[relaSection.sh_info];
-  char *section = base_ + regionStart_[o.region[relaSection.sh_info]] + o.offset[relaSection.sh_info];
+  char *section =
+      base_ + regionStart_[o.region[relaSection.sh_info]] + o.offset[relaSection.sh_info];
   const auto *rela = reinterpret_cast<const Elf64_Rela *>(o.bytes.data() + relaSection.sh_offset);
   char *got = base_ + regionStart_[kConstants] + gotOffset_;
   char *stubs = base_ + regionStart_[kText] + stubOffset_;
@@ -382,8 +384,7 @@ absl::StatusOr<CpuKernelFn> LoadedObject::lookup(const std::string &kernel,
                                                  const std::string &symbol) const {
   auto it = exports_.find(symbol);
   if (it == exports_.end())
-    return absl::InternalError(
-        strCat("kernel ", kernel, ": its code defines no symbol ", symbol));
+    return absl::InternalError(strCat("kernel ", kernel, ": its code defines no symbol ", symbol));
   if (!it->second)
     return absl::InternalError(
         strCat("kernel ", kernel, ": symbol ", symbol, " resolved to a null address"));

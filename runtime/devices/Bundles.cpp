@@ -45,36 +45,26 @@ std::string defaultBundleDevice(const ProgramFileHeader &header) {
   return "cuda:0";
 }
 
-absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::string &name,
-                                             LoadOptions options,
-                                             std::shared_ptr<const void> owner) {
+absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options) {
   auto start = std::chrono::steady_clock::now();
-  XS_ASSIGN_OR_RETURN(ProgramFile file, decodeProgramFile(bytes, name, std::move(owner)));
+  XS_ASSIGN_OR_RETURN(FileBytes bytes, mapWholeFile(path));
+  // The mapping stays with the program: its constants are used in place.
+  XS_ASSIGN_OR_RETURN(ProgramFile file, decodeProgramFile(bytes.bytes, path, bytes.owner));
   if (file.header.kind != "bundle")
-    return absl::InvalidArgumentError(strCat(name, ": a program file of kind '", file.header.kind,
+    return absl::InvalidArgumentError(strCat(path, ": a program file of kind '", file.header.kind,
                                              "', not a bundle (xstitch-compile writes bundles)"));
   if (options.device.empty())
     options.device = defaultBundleDevice(file.header);
   options.flushDenormals = file.header.flushDenormals;
-  XS_RETURN_IF_ERROR(checkDevice(file, name, options.device));
+  XS_RETURN_IF_ERROR(checkDevice(file, path, options.device));
   LoadedBundle loaded;
   loaded.header = file.header;
   absl::StatusOr<std::shared_ptr<Executable>> executable =
       loadCompiledProgram(std::move(file.program), options);
   if (!executable.ok())
     return absl::Status(executable.status().code(),
-                        strCat(name, ": ", executable.status().message()));
+                        strCat(path, ": ", executable.status().message()));
   loaded.executable = *std::move(executable);
-  loaded.loadSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return loaded;
-}
-
-absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options) {
-  auto start = std::chrono::steady_clock::now();
-  XS_ASSIGN_OR_RETURN(FileBytes file, mapWholeFile(path));
-  XS_ASSIGN_OR_RETURN(LoadedBundle loaded,
-                      loadBundleBytes(file.bytes, path, std::move(options), file.owner));
   loaded.loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return loaded;

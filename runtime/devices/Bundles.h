@@ -34,13 +34,6 @@ std::string defaultBundleDevice(const ProgramFileHeader &header);
 /// runs here).
 absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options);
 
-/// The same on bytes already read; `name` goes into messages, `owner` (what
-/// keeps `bytes` alive, or null: constants are copied) lets the program use
-/// its constants in place.
-absl::StatusOr<LoadedBundle> loadBundleBytes(std::string_view bytes, const std::string &name,
-                                             LoadOptions options,
-                                             std::shared_ptr<const void> owner = nullptr);
-
 } // namespace xs
 
 #endif // XSTITCH_RUNTIME_DEVICES_BUNDLES_H
