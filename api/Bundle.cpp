@@ -3,6 +3,7 @@
 
 #include "api/ApiObjects.h"
 #include "ir/Diagnostics.h"
+#include "runtime/SpeculatedExecutable.h"
 #include "runtime/devices/Bundles.h"
 
 using namespace xs;
@@ -57,9 +58,10 @@ xs_status_t xs_executable_load_bundle(xs_context_t *context, const char *path,
           header.outputNames[i], plan.buffers[static_cast<size_t>(buffer)].type, exe->symbols));
     }
     exe->compileInfo.source = ExecutableSource::Bundle;
+    exe->compileInfo.variants = static_cast<int>(speculatedVariantCount(*bundle.executable));
     exe->compileInfo.compileSeconds = bundle.loadSeconds;
     exe->compileInfo.loadSeconds = bundle.loadSeconds;
-    for (const HostStep &step : plan.steps)
+    for (const HostStep &step : kernelPlan(*bundle.executable).steps)
       if (step.kind == HostStep::Kind::Launch)
         exe->compileInfo.kernels.push_back(step.kernel);
     xs_context_retain(context);

@@ -101,6 +101,7 @@ xs_status_t xs_executable_compile_info(const xs_executable_t *executable,
     XS_API_SET(out_info, load_seconds, info.loadSeconds);
     XS_API_SET(out_info, kernel_count, static_cast<int32_t>(info.kernels.size()));
     XS_API_SET(out_info, source, static_cast<int32_t>(info.source));
+    XS_API_SET(out_info, variant_count, static_cast<int32_t>(info.variants));
     const std::string &warning = static_cast<const xs_executable_s *>(object)->compileWarning;
     XS_API_SET(out_info, warning, warning.empty() ? nullptr : warning.c_str());
     return absl::OkStatus();

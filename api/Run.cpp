@@ -91,7 +91,8 @@ absl::Status outputShapes(const xs_executable_t *executable, const DLTensor *inp
   if (capacity > 0 && out_shapes == nullptr)
     return absl::InvalidArgumentError("xs_executable_output_shapes: out_shapes is NULL");
   XS_ASSIGN_OR_RETURN(RunTensors tensors, viewInputs(exe, inputs, numInputs));
-  const HostPlan &plan = exe.executable->plan();
+  XS_ASSIGN_OR_RETURN(const Executable *resolved, exe.executable->resolve(tensors.inputs));
+  const HostPlan &plan = resolved->plan();
   if (plan.hostSymbols != nullptr && tensors.deviceMemory)
     return absl::UnimplementedError(
         strCat("@", exe.function,

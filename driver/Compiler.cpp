@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -13,9 +14,11 @@
 #include "driver/NvidiaTargets.h"
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
+#include "runtime/SpeculatedExecutable.h"
 #include "runtime/devices/Devices.h"
 #include "transforms/Pass.h"
 #include "transforms/SpecializeDims.h"
+#include "transforms/SpeculateBroadcasts.h"
 
 namespace xs {
 namespace {
@@ -105,16 +108,21 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 bool isNvidiaPresetName(std::string_view device) { return device.rfind("sm_", 0) == 0; }
 
-/// Compiles `function` for options.device, timing the stages into `stages`.
-absl::StatusOr<CompiledProgram> compileStages(const Function &original,
-                                              const CompileOptions &options, CompileInfo &stages) {
+/// A function whose dims meet in broadcasts stands for its first speculated
+/// variant (all dims equal) where one plan is shown: --explain, --emit.
+/// nullptr: `function` has no broadcast fact and stands for itself.
+absl::StatusOr<std::unique_ptr<Module>> firstVariant(const Function &function) {
+  XS_ASSIGN_OR_RETURN(std::vector<BroadcastVariant> variants, broadcastVariants(function, 1));
+  if (variants.empty())
+    return nullptr;
+  return speculatedFunction(function, variants.front());
+}
+
+/// Compiles `function` (without broadcast facts) for options.device, timing
+/// the stages into `stages`.
+absl::StatusOr<CompiledProgram>
+compileOneProgram(const Function &function, const CompileOptions &options, CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
-  std::unique_ptr<Module> specialized;
-  if (!options.specialize.empty()) {
-    XS_ASSIGN_OR_RETURN(specialized, specializeDims(original, options.specialize));
-    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
-  }
-  const Function &function = specialized ? *specialized->functions().front() : original;
   if (isCudaDeviceName(options.device) || isNvidiaPresetName(options.device)) {
     // A present GPU's limits are queried once, for planning and code
     // generation; a preset's are known.
@@ -137,12 +145,70 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
     return program;
   }
   CompileOptions planned = options;
-  planned.specialize.clear(); // done above
+  planned.specialize.clear(); // done by compileStages
   XS_ASSIGN_OR_RETURN(ProgramPlan plan, planFunction(function, planned));
   stages.planSeconds = secondsSince(start);
   start = std::chrono::steady_clock::now();
   XS_ASSIGN_OR_RETURN(CompiledProgram program, compileForX86(plan, x86Options(options)));
   stages.llvmSeconds = secondsSince(start);
+  return program;
+}
+
+/// Compiles `function` for options.device: specialized first where asked,
+/// then one program, or one per speculated broadcast variant.
+absl::StatusOr<CompiledProgram> compileStages(const Function &original,
+                                              const CompileOptions &options, CompileInfo &stages) {
+  auto start = std::chrono::steady_clock::now();
+  std::unique_ptr<Module> specialized;
+  if (!options.specialize.empty()) {
+    XS_ASSIGN_OR_RETURN(specialized, specializeDims(original, options.specialize));
+    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
+  }
+  const Function &function = specialized ? *specialized->functions().front() : original;
+  XS_ASSIGN_OR_RETURN(std::vector<BroadcastVariant> variants, broadcastVariants(function));
+  if (variants.empty()) {
+    XS_ASSIGN_OR_RETURN(CompiledProgram program, compileOneProgram(function, options, stages));
+    // Specializing counts as planning.
+    stages.planSeconds = secondsSince(start) - stages.llvmSeconds;
+    return program;
+  }
+  // Variants compile side by side (a small function's one kernel would
+  // leave every core but one idle), each as any function does.
+  std::vector<absl::StatusOr<CompiledProgram>> compiled(variants.size(), CompiledProgram());
+  std::vector<CompileInfo> variantStages(variants.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t v = next++; v < variants.size(); v = next++) {
+      absl::StatusOr<std::unique_ptr<Module>> module = speculatedFunction(function, variants[v]);
+      compiled[v] = module.ok() ? compileOneProgram(*(*module)->functions().front(), options,
+                                                    variantStages[v])
+                                : absl::StatusOr<CompiledProgram>(module.status());
+    }
+  };
+  size_t workers =
+      std::min<size_t>(variants.size(), std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w)
+    threads.emplace_back(work);
+  work();
+  for (std::thread &thread : threads)
+    thread.join();
+  CompiledProgram program;
+  program.host = speculationSignature(function, variants);
+  double llvmSeconds = 0;
+  for (size_t v = 0; v < variants.size(); ++v) {
+    if (!compiled[v].ok())
+      return compiled[v].status();
+    llvmSeconds += variantStages[v].llvmSeconds;
+    program.objectFormat = compiled[v]->objectFormat;
+    program.speculations.push_back({variants[v].assumptions, *std::move(compiled[v])});
+  }
+  // Wall-clock stages: LLVM's share of the variants' own times.
+  double total = secondsSince(start), sum = 0;
+  for (const CompileInfo &s : variantStages)
+    sum += s.planSeconds + s.llvmSeconds;
+  stages.llvmSeconds = sum > 0 ? total * llvmSeconds / sum : 0;
+  stages.planSeconds = total - stages.llvmSeconds;
   return program;
 }
 
@@ -240,8 +306,9 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
     info->llvmSeconds = stages.llvmSeconds;
     info->loadSeconds = stages.loadSeconds;
     info->warnings = stages.warnings;
+    info->variants = static_cast<int>(speculatedVariantCount(**executable));
     info->kernels.clear();
-    for (const HostStep &step : (*executable)->plan().steps)
+    for (const HostStep &step : kernelPlan(**executable).steps)
       if (step.kind == HostStep::Kind::Launch)
         info->kernels.push_back(step.kernel);
   }
@@ -327,6 +394,9 @@ std::string_view executableSourceName(ExecutableSource source) {
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
   if (absl::Status s = checkDevice(options); !s.ok())
     return s;
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
+  if (variant)
+    return planFunction(*variant->functions().front(), options);
   if (!options.specialize.empty()) {
     XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> specialized,
                         specializeDims(function, options.specialize));
@@ -345,6 +415,9 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
 absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
                                                const CompileOptions &options,
                                                std::string_view target) {
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
+  if (variant)
+    return planNvidiaFunction(*variant->functions().front(), options, target);
   XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
   return planForNvptx(function, options, nvptx);
 }
@@ -353,7 +426,7 @@ absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
                                               const CompileOptions &options,
                                               std::string_view target, bool llvmIR) {
   XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planNvidiaFunction(function, options, target));
   return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }
 

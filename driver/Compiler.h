@@ -80,6 +80,9 @@ struct CompileInfo {
   double llvmSeconds = 0;
   double loadSeconds = 0;
   std::vector<std::string> kernels; // plan names, in launch order
+  /// Programs of a speculated function (transforms/SpeculateBroadcasts.h);
+  /// `kernels` are the first one's. 1 without speculation.
+  int variants = 1;
   /// What went wrong without failing the compile (an unreadable persistent
   /// cache entry, a cache directory that cannot be written), for the caller
   /// to show.

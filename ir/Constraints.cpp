@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/Diagnostics.h"
 
 namespace xs {
 
@@ -81,6 +82,21 @@ std::string bindingsText(const std::vector<std::string> &symbols, const DimBindi
   return absl::StrJoin(parts, ", ");
 }
 
+// A broadcast fact's symbols in the order it reads, for messages.
+std::vector<std::string> operandSymbols(const ConstraintStore::Broadcast &fact) {
+  std::vector<std::string> out;
+  for (const DimExpr &e : {fact.a, fact.b})
+    for (const std::string &s : e.symbols())
+      if (std::find(out.begin(), out.end(), s) == out.end())
+        out.push_back(s);
+  return out;
+}
+std::vector<std::string> resultAndOperandSymbols(const ConstraintStore::Broadcast &fact) {
+  std::vector<std::string> out = operandSymbols(fact);
+  out.insert(out.begin(), fact.result);
+  return out;
+}
+
 std::string rangeText(const std::string &symbol, const DimRange &r) {
   if (r.hi == kInf)
     return absl::StrCat(symbol, " >= ", r.lo);
@@ -112,6 +128,8 @@ std::string Constraint::str() const {
   }
   case Kind::Range:
     return rangeText(symbol, range);
+  case Kind::Broadcast:
+    return absl::StrCat(symbol, " == broadcast(", lhs.str(), ", ", rhs.str(), ")");
   }
   assert(false && "unknown constraint kind");
   return "";
@@ -261,6 +279,7 @@ absl::Status ConstraintStore::addEqual(const DimExpr &lhs, const DimExpr &rhs) {
   for (const std::string &s : both)
     next.noteSymbol(s);
   std::vector<std::pair<DimExpr, DimExpr>> pending = {{lhs, rhs}};
+  std::vector<std::pair<DimExpr, DimExpr>> resolved;
   while (!pending.empty()) {
     auto [a, b] = pending.back();
     pending.pop_back();
@@ -341,9 +360,30 @@ absl::Status ConstraintStore::addEqual(const DimExpr &lhs, const DimExpr &rhs) {
     for (auto &group : next.productGroups_)
       pending.push_back(group);
     next.productGroups_.clear();
+    if (!pending.empty())
+      continue;
+    // A broadcast fact the new classes decide becomes its result's equality.
+    for (size_t i = 0; i < next.broadcasts_.size();) {
+      const Broadcast &fact = next.broadcasts_[i];
+      absl::StatusOr<std::optional<DimExpr>> value = next.resolution(fact);
+      if (!value.ok())
+        return absl::InvalidArgumentError(
+            absl::StrCat(lhs.str(), " == ", rhs.str(), " cannot hold: ", value.status().message()));
+      if (!*value) {
+        ++i;
+        continue;
+      }
+      DimExpr result = DimExpr::symbol(fact.result);
+      pending.push_back({result, **value});
+      resolved.push_back({result, **value});
+      next.broadcasts_.erase(next.broadcasts_.begin() + static_cast<std::ptrdiff_t>(i));
+    }
   }
   if (lhs != rhs)
-    next.equalities_.push_back({lhs, rhs});
+    next.recordEquality(lhs, rhs);
+  for (auto &equality : resolved)
+    if (equality.first != equality.second)
+      next.recordEquality(std::move(equality.first), std::move(equality.second));
   *this = std::move(next);
   return absl::OkStatus();
 }
@@ -384,69 +424,164 @@ absl::Status ConstraintStore::addRange(const std::string &symbol, int64_t lo, in
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::optional<DimExpr>> ConstraintStore::resolution(const Broadcast &fact) const {
+  DimExpr a = canonicalize(fact.a), b = canonicalize(fact.b);
+  if (provablyEqual(a, b) || b == DimExpr(1))
+    return std::optional<DimExpr>(a);
+  if (a == DimExpr(1))
+    return std::optional<DimExpr>(b);
+  if (provablyDifferent(a, b) && provablyDifferent(a, DimExpr(1)) &&
+      provablyDifferent(b, DimExpr(1)))
+    return absl::InvalidArgumentError(absl::StrCat(
+        fact.a.str(), " and ", fact.b.str(), " meet in a broadcast (", fact.result,
+        "), so they must be equal or one of them 1, but they read ", a.str(), " and ", b.str()));
+  return std::optional<DimExpr>();
+}
+
+absl::Status ConstraintStore::addBroadcast(const std::string &result, const DimExpr &a,
+                                           const DimExpr &b) {
+  ConstraintStore next = *this;
+  for (const DimExpr &e : {a, b})
+    for (const std::string &s : e.symbols())
+      next.noteSymbol(s);
+  next.noteSymbol(result);
+  Broadcast fact{result, a, b};
+  absl::StatusOr<std::optional<DimExpr>> value = next.resolution(fact);
+  if (!value.ok())
+    return value.status();
+  if (*value) {
+    XS_RETURN_IF_ERROR(next.addEqual(DimExpr::symbol(result), **value));
+  } else {
+    next.broadcasts_.push_back(std::move(fact));
+  }
+  *this = std::move(next);
+  return absl::OkStatus();
+}
+
+std::vector<ConstraintStore::Broadcast> ConstraintStore::broadcasts() const {
+  std::vector<Broadcast> out;
+  for (const Broadcast &fact : broadcasts_)
+    out.push_back({fact.result, canonicalize(fact.a), canonicalize(fact.b)});
+  return out;
+}
+
+bool ConstraintStore::broadcastsTo(const DimExpr &from, const DimExpr &to) const {
+  DimExpr f = canonicalize(from), t = canonicalize(to);
+  for (const Broadcast &fact : broadcasts_)
+    if (canonicalize(DimExpr::symbol(fact.result)) == t &&
+        (canonicalize(fact.a) == f || canonicalize(fact.b) == f))
+      return true;
+  return false;
+}
+
+void ConstraintStore::recordEquality(DimExpr lhs, DimExpr rhs) {
+  DimExpr diff = lhs - rhs;
+  Difference difference{diff.symbols(), {}};
+  for (const std::string &s : difference.symbols)
+    if (std::optional<int64_t> c = linearCoefficient(diff, s))
+      difference.solutions.push_back({s, *c, diff - *c * DimExpr::symbol(s)});
+  differences_.push_back(std::move(difference));
+  equalities_.push_back({std::move(lhs), std::move(rhs)});
+}
+
 void ConstraintStore::deriveBindings(DimBindings &bindings) const {
   // Each recorded equality with exactly one unbound symbol, occurring
   // linearly, determines that symbol; repeat until nothing new is bound.
   for (bool changed = true; changed;) {
     changed = false;
-    for (const auto &[lhs, rhs] : equalities_) {
-      DimExpr diff = lhs - rhs;
-      std::vector<std::string> unbound;
-      for (const std::string &s : diff.symbols())
-        if (!bindings.contains(s))
-          unbound.push_back(s);
-      if (unbound.size() != 1)
+    for (const Difference &difference : differences_) {
+      const std::string *unbound = nullptr;
+      int unboundCount = 0;
+      for (const std::string &s : difference.symbols)
+        if (!bindings.contains(s)) {
+          unbound = &s;
+          ++unboundCount;
+        }
+      if (unboundCount != 1)
         continue;
-      std::optional<int64_t> c = linearCoefficient(diff, unbound[0]);
-      if (!c)
+      for (const Difference::Solution &solution : difference.solutions) {
+        if (solution.symbol != *unbound)
+          continue;
+        absl::StatusOr<int64_t> rest = solution.rest.evaluate(bindings);
+        if (!rest.ok() || *rest % solution.coefficient != 0)
+          break;
+        bindings[*unbound] = -*rest / solution.coefficient;
+        changed = true;
+        break;
+      }
+    }
+    for (const Broadcast &fact : broadcasts_) {
+      if (bindings.contains(fact.result))
         continue;
-      absl::StatusOr<int64_t> rest = (diff - *c * DimExpr::symbol(unbound[0])).evaluate(bindings);
-      if (!rest.ok() || *rest % *c != 0)
+      absl::StatusOr<int64_t> a = fact.a.evaluate(bindings), b = fact.b.evaluate(bindings);
+      if (!a.ok() || !b.ok())
         continue;
-      bindings[unbound[0]] = -*rest / *c;
+      bindings[fact.result] = *a == 1 ? *b : *a;
       changed = true;
     }
   }
 }
 
 absl::Status ConstraintStore::check(const DimBindings &given) const {
+  // Runs at every call of a compiled function: a fact's text is built only
+  // for the message of one that fails.
   DimBindings bindings = given;
   deriveBindings(bindings);
-  auto evaluate = [&](const DimExpr &e, const std::string &fact) -> absl::StatusOr<int64_t> {
-    absl::StatusOr<int64_t> v = e.evaluate(bindings);
-    if (!v.ok())
-      return absl::InvalidArgumentError(
-          absl::StrCat("cannot check ", fact, ": ", v.status().message()));
-    return v;
+  auto unknown = [&](const absl::Status &status, const std::string &fact) {
+    return absl::InvalidArgumentError(absl::StrCat("cannot check ", fact, ": ", status.message()));
   };
   for (const auto &[lhs, rhs] : equalities_) {
+    absl::StatusOr<int64_t> l = lhs.evaluate(bindings), r = rhs.evaluate(bindings);
+    if (l.ok() && r.ok() && *l == *r)
+      continue;
     std::string fact = absl::StrCat(lhs.str(), " == ", rhs.str());
-    absl::StatusOr<int64_t> l = evaluate(lhs, fact);
-    if (!l.ok())
-      return l.status();
-    absl::StatusOr<int64_t> r = evaluate(rhs, fact);
-    if (!r.ok())
-      return r.status();
-    if (*l != *r)
-      return absl::InvalidArgumentError(
-          absl::StrCat(fact, " does not hold: ", bindingsText((lhs - rhs).symbols(), bindings)));
+    if (!l.ok() || !r.ok())
+      return unknown(!l.ok() ? l.status() : r.status(), fact);
+    return absl::InvalidArgumentError(
+        absl::StrCat(fact, " does not hold: ", bindingsText((lhs - rhs).symbols(), bindings)));
   }
   for (const auto &[expr, divisor] : divisibility_) {
+    absl::StatusOr<int64_t> v = expr.evaluate(bindings);
+    if (v.ok() && *v % divisor == 0)
+      continue;
     Constraint c{Constraint::Kind::Divisible, {}, {}, expr, divisor, {}, {}};
-    absl::StatusOr<int64_t> v = evaluate(expr, c.str());
     if (!v.ok())
-      return v.status();
-    if (*v % divisor != 0)
-      return absl::InvalidArgumentError(
-          absl::StrCat(c.str(), " does not hold: ", bindingsText(expr.symbols(), bindings)));
+      return unknown(v.status(), c.str());
+    return absl::InvalidArgumentError(
+        absl::StrCat(c.str(), " does not hold: ", bindingsText(expr.symbols(), bindings)));
   }
-  std::vector<std::string> symbols;
-  for (const auto &[s, seen] : firstSeen_)
-    symbols.push_back(s);
-  std::sort(symbols.begin(), symbols.end(), [&](const std::string &a, const std::string &b) {
-    return firstSeen_.at(a) < firstSeen_.at(b);
-  });
-  for (const std::string &s : symbols) {
+  for (const Broadcast &fact : broadcasts_) {
+    absl::StatusOr<int64_t> a = fact.a.evaluate(bindings), b = fact.b.evaluate(bindings);
+    absl::StatusOr<int64_t> result = DimExpr::symbol(fact.result).evaluate(bindings);
+    if (a.ok() && b.ok() && result.ok() && (*a == *b || *a == 1 || *b == 1) &&
+        *result == (*a == 1 ? *b : *a))
+      continue;
+    std::string text =
+        Constraint{Constraint::Kind::Broadcast, fact.a, fact.b, {}, 1, fact.result, {}}.str();
+    for (const absl::StatusOr<int64_t> *v : {&a, &b, &result})
+      if (!v->ok())
+        return unknown(v->status(), text);
+    if (*a != *b && *a != 1 && *b != 1)
+      return absl::InvalidArgumentError(
+          absl::StrCat(fact.a.str(), " and ", fact.b.str(),
+                       " meet in a broadcast, so they must be equal or one of them 1: ",
+                       bindingsText(operandSymbols(fact), bindings)));
+    return absl::InvalidArgumentError(absl::StrCat(
+        text, " does not hold: ", bindingsText(resultAndOperandSymbols(fact), bindings)));
+  }
+  // Ranges (every dim at least 0): the first violated in order of first
+  // appearance, looked for only once one is.
+  bool violated = false;
+  for (const auto &[s, seen] : firstSeen_) {
+    auto it = bindings.find(s);
+    if (it == bindings.end())
+      continue;
+    DimRange r = rangeOf(s);
+    violated = violated || it->second < r.lo || it->second > r.hi;
+  }
+  if (!violated)
+    return absl::OkStatus();
+  for (const std::string &s : symbolsInOrder()) {
     auto it = bindings.find(s);
     if (it == bindings.end())
       continue;
@@ -496,6 +631,8 @@ std::vector<Constraint> ConstraintStore::facts() const {
   }
   for (auto &[expr, divisor] : divisible)
     out.push_back(Constraint{Constraint::Kind::Divisible, {}, {}, expr, divisor, {}, {}});
+  for (const Broadcast &fact : broadcasts())
+    out.push_back(Constraint{Constraint::Kind::Broadcast, fact.a, fact.b, {}, 1, fact.result, {}});
   for (const std::string &rep : symbols) {
     auto it = ranges_.find(rep);
     if (it == ranges_.end() || find(rep) != rep || (it->second.lo <= 0 && it->second.hi == kInf))

@@ -11,9 +11,15 @@
 //   - product groups: equalities between products that cannot be solved for a
 //     single symbol (B*S == T*U after two reshapes);
 //   - divisibility: expr % k == 0;
-//   - ranges: lo <= sym <= hi (every dim is at least 0 by default).
+//   - ranges: lo <= sym <= hi (every dim is at least 0 by default);
+//   - broadcasts: D == broadcast(N, M), the dim two dims meet in under numpy
+//     broadcasting: N == M == D, or N == 1 and D == M, or M == 1 and D == N.
+//     Which holds is known only at a call; the compile driver speculates
+//     (transforms/SpeculateBroadcasts.h) and compiles one variant for each,
+//     so a fact of this kind is resolved before planning. An equality that
+//     decides it (N == M, N == 1) resolves it into D's equality.
 // In the text format they follow the signature: `where N == M, S % 8 == 0,
-// 1 <= B <= 64`.
+// 1 <= B <= 64, D == broadcast(N, M)`.
 
 #include <cstdint>
 #include <optional>
@@ -34,12 +40,12 @@ struct DimRange {
 
 /// One fact, as written in the text format.
 struct Constraint {
-  enum class Kind { Equal, Divisible, Range };
+  enum class Kind { Equal, Divisible, Range, Broadcast };
   Kind kind;
-  DimExpr lhs, rhs; // Equal: lhs == rhs
+  DimExpr lhs, rhs; // Equal: lhs == rhs; Broadcast: symbol == broadcast(lhs, rhs)
   DimExpr expr;     // Divisible: expr % divisor == 0
   int64_t divisor = 1;
-  std::string symbol; // Range: lo <= symbol <= hi
+  std::string symbol; // Range: lo <= symbol <= hi; Broadcast: the result
   DimRange range;
   std::string str() const;
 };
@@ -63,6 +69,20 @@ public:
   void noteHostSymbol(const std::string &symbol);
   /// Intersects the range of `symbol` with [lo, hi]. Fails when empty.
   absl::Status addRange(const std::string &symbol, int64_t lo, int64_t hi);
+  /// Records `result == broadcast(a, b)` for a symbol `result` no other fact
+  /// mentions yet. Resolved at once when the known facts decide it (a == b,
+  /// or one of them 1); fails when they refute it (3 and 4).
+  absl::Status addBroadcast(const std::string &result, const DimExpr &a, const DimExpr &b);
+
+  /// An unresolved broadcast fact, its operands canonicalized.
+  struct Broadcast {
+    std::string result;
+    DimExpr a, b;
+  };
+  /// The broadcast facts not yet resolved, in the order they were recorded.
+  std::vector<Broadcast> broadcasts() const;
+  /// Whether a broadcast fact makes `to` the dim `from` broadcasts to.
+  bool broadcastsTo(const DimExpr &from, const DimExpr &to) const;
 
   /// Rewrites an expression to its canonical form under the equalities: each
   /// symbol replaced by its class representative or definition.
@@ -108,6 +128,25 @@ private:
   absl::flat_hash_set<std::string> hostSymbols_;
   // Every equality as recorded, for check() and facts().
   std::vector<std::pair<DimExpr, DimExpr>> equalities_;
+  // Each equality as lhs - rhs == 0 with its symbols, computed when it is
+  // recorded: deriveBindings runs at every call of a compiled function.
+  struct Difference {
+    std::vector<std::string> symbols;
+    // For each symbol s occurring linearly, diff == coefficient*s + rest.
+    struct Solution {
+      std::string symbol;
+      int64_t coefficient;
+      DimExpr rest;
+    };
+    std::vector<Solution> solutions;
+  };
+  std::vector<Difference> differences_;
+  void recordEquality(DimExpr lhs, DimExpr rhs);
+  // Unresolved broadcast facts as recorded.
+  std::vector<Broadcast> broadcasts_;
+  // What a broadcast fact reads once its operands are known: the value its
+  // result takes (nullopt: still open); an error when they refute it.
+  absl::StatusOr<std::optional<DimExpr>> resolution(const Broadcast &fact) const;
 };
 
 } // namespace xs

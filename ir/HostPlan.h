@@ -126,6 +126,8 @@ struct HostPlan {
 /// backend `objects` are relocatable ELF objects that together define every
 /// launch variant's symbol (kernels compile on several threads, one object
 /// each); GPU backends will put PTX or a code object here.
+struct SpeculatedProgram;
+
 struct CompiledProgram {
   HostPlan host;
   std::string objectFormat; // "x86_64-elf"
@@ -134,6 +136,19 @@ struct CompiledProgram {
   /// in its stream mask (backends/common/KernelABI.h): the kernels may write
   /// them with streaming stores. 0: never.
   int64_t streamingStoreBytes = 0;
+  /// Broadcast speculation (transforms/SpeculateBroadcasts.h): a function
+  /// whose symbolic dims meet in broadcasts compiles to one program per
+  /// relation of those dims. Then `host` is only the function's signature
+  /// (parameter types, results as Output buffers, the broadcast facts as its
+  /// constraints; no steps), `objects` is empty, and a call binds the
+  /// signature's dims and runs the first of these whose assumptions hold.
+  std::vector<SpeculatedProgram> speculations;
+};
+
+struct SpeculatedProgram {
+  /// Over the signature's symbols: `M == N`, `M == 1`.
+  std::vector<DimPredicate> assumptions;
+  CompiledProgram program;
 };
 
 /// A readable dump (for --explain-style reports and golden tests).

@@ -69,6 +69,11 @@ void writeConstraints(const ConstraintStore &constraints, ByteWriter &out) {
       out.i64(c.range.lo);
       out.i64(c.range.hi);
       break;
+    case Constraint::Kind::Broadcast:
+      out.string(c.symbol);
+      writeDim(c.lhs, out);
+      writeDim(c.rhs, out);
+      break;
     }
   }
 }
@@ -90,13 +95,17 @@ void writeBuffer(const HostBuffer &b, ByteWriter &out) {
   }
 }
 
-void writeVariant(const HostLaunchVariant &v, ByteWriter &out) {
-  out.u64(v.predicates.size());
-  for (const DimPredicate &p : v.predicates) {
+void writePredicates(const std::vector<DimPredicate> &predicates, ByteWriter &out) {
+  out.u64(predicates.size());
+  for (const DimPredicate &p : predicates) {
     writeDim(p.lhs, out);
     out.u64(static_cast<uint64_t>(p.op));
     writeDim(p.rhs, out);
   }
+}
+
+void writeVariant(const HostLaunchVariant &v, ByteWriter &out) {
+  writePredicates(v.predicates, out);
   out.string(v.symbol);
   writeDim(v.grid, out);
   out.i64(v.phases);
@@ -241,7 +250,7 @@ absl::Status readConstraints(ByteReader &in, ConstraintStore &constraints) {
   XS_ASSIGN_OR_RETURN(size_t facts, in.count("the constraints", 2));
   for (size_t i = 0; i < facts; ++i) {
     XS_ASSIGN_OR_RETURN(Constraint::Kind kind,
-                        readEnum(in, Constraint::Kind::Range, "a constraint kind"));
+                        readEnum(in, Constraint::Kind::Broadcast, "a constraint kind"));
     absl::Status added;
     switch (kind) {
     case Constraint::Kind::Equal: {
@@ -263,6 +272,13 @@ absl::Status readConstraints(ByteReader &in, ConstraintStore &constraints) {
       XS_ASSIGN_OR_RETURN(int64_t lo, in.i64("a range's low end"));
       XS_ASSIGN_OR_RETURN(int64_t hi, in.i64("a range's high end"));
       added = constraints.addRange(std::string(symbol), lo, hi);
+      break;
+    }
+    case Constraint::Kind::Broadcast: {
+      XS_ASSIGN_OR_RETURN(std::string_view symbol, in.string("a broadcast's result"));
+      XS_ASSIGN_OR_RETURN(DimExpr a, readDim(in));
+      XS_ASSIGN_OR_RETURN(DimExpr b, readDim(in));
+      added = constraints.addBroadcast(std::string(symbol), a, b);
       break;
     }
     }
@@ -319,16 +335,22 @@ absl::StatusOr<HostBuffer> readBuffer(ByteReader &in, const std::shared_ptr<cons
   return b;
 }
 
-absl::StatusOr<HostLaunchVariant> readVariant(ByteReader &in) {
-  HostLaunchVariant v;
-  XS_ASSIGN_OR_RETURN(size_t predicates, in.count("the predicates", 3));
-  for (size_t i = 0; i < predicates; ++i) {
+absl::StatusOr<std::vector<DimPredicate>> readPredicates(ByteReader &in) {
+  std::vector<DimPredicate> predicates;
+  XS_ASSIGN_OR_RETURN(size_t count, in.count("the predicates", 3));
+  for (size_t i = 0; i < count; ++i) {
     DimPredicate p;
     XS_ASSIGN_OR_RETURN(p.lhs, readDim(in));
     XS_ASSIGN_OR_RETURN(p.op, readEnum(in, DimPredicate::Op::NE, "a predicate"));
     XS_ASSIGN_OR_RETURN(p.rhs, readDim(in));
-    v.predicates.push_back(std::move(p));
+    predicates.push_back(std::move(p));
   }
+  return predicates;
+}
+
+absl::StatusOr<HostLaunchVariant> readVariant(ByteReader &in) {
+  HostLaunchVariant v;
+  XS_ASSIGN_OR_RETURN(v.predicates, readPredicates(in));
   XS_ASSIGN_OR_RETURN(std::string_view symbol, in.string("a kernel symbol"));
   v.symbol = std::string(symbol);
   XS_ASSIGN_OR_RETURN(v.grid, readDim(in));
@@ -422,9 +444,17 @@ void writeProgram(const CompiledProgram &program, ByteWriter &out) {
   for (const std::string &object : program.objects)
     out.string(object);
   out.i64(program.streamingStoreBytes);
+  out.u64(program.speculations.size());
+  for (const SpeculatedProgram &speculated : program.speculations) {
+    writePredicates(speculated.assumptions, out);
+    writeProgram(speculated.program, out);
+  }
 }
 
-absl::StatusOr<CompiledProgram> readProgram(ByteReader &in, std::shared_ptr<const void> owner) {
+namespace {
+
+absl::StatusOr<CompiledProgram>
+readProgramAt(ByteReader &in, const std::shared_ptr<const void> &owner, bool speculated) {
   CompiledProgram program;
   XS_ASSIGN_OR_RETURN(program.host, readHostPlan(in, owner));
   XS_ASSIGN_OR_RETURN(std::string_view format, in.string("the object format"));
@@ -435,7 +465,22 @@ absl::StatusOr<CompiledProgram> readProgram(ByteReader &in, std::shared_ptr<cons
     program.objects.emplace_back(object);
   }
   XS_ASSIGN_OR_RETURN(program.streamingStoreBytes, in.i64("the streaming-store bound"));
+  XS_ASSIGN_OR_RETURN(size_t speculations, in.count("the speculated programs"));
+  if (speculated && speculations > 0)
+    return malformed("a speculated program holds speculated programs of its own");
+  for (size_t i = 0; i < speculations; ++i) {
+    SpeculatedProgram variant;
+    XS_ASSIGN_OR_RETURN(variant.assumptions, readPredicates(in));
+    XS_ASSIGN_OR_RETURN(variant.program, readProgramAt(in, owner, true));
+    program.speculations.push_back(std::move(variant));
+  }
   return program;
+}
+
+} // namespace
+
+absl::StatusOr<CompiledProgram> readProgram(ByteReader &in, std::shared_ptr<const void> owner) {
+  return readProgramAt(in, owner, false);
 }
 
 std::string serializeProgram(const CompiledProgram &program) {

@@ -213,6 +213,7 @@ absl::Status ModuleParser::checkFactStatus(absl::Status status, const Token &at)
 
 // fact ::= dim '==' dim | dim '%' integer '==' '0'
 //        | integer '<=' symbol ('<=' integer)? | symbol '>=' integer | symbol '<=' integer
+//        | symbol '==' 'broadcast' '(' dim ',' dim ')'
 absl::Status ModuleParser::parseFact(Function &function) {
   Token start = tok();
   ConstraintStore &store = function.constraints();
@@ -242,6 +243,17 @@ absl::Status ModuleParser::parseFact(Function &function) {
   switch (tok().kind) {
   case TokenKind::EqualEqual: {
     consume();
+    if (atKeyword("broadcast") && lookahead(1).kind == TokenKind::LParen) {
+      if (!lhs.isSymbol())
+        return errorAtToken(start, "a broadcast fact reads 'D == broadcast(N, M)' with D a symbol");
+      consume();
+      consume();
+      XS_ASSIGN_OR_RETURN(DimExpr a, parseDim());
+      XS_RETURN_IF_ERROR(expect(TokenKind::Comma, "',' in 'D == broadcast(N, M)'").status());
+      XS_ASSIGN_OR_RETURN(DimExpr b, parseDim());
+      XS_RETURN_IF_ERROR(expect(TokenKind::RParen, "')' in 'D == broadcast(N, M)'").status());
+      return checkFactStatus(store.addBroadcast(lhs.symbolName(), a, b), start);
+    }
     XS_ASSIGN_OR_RETURN(DimExpr rhs, parseDim());
     return checkFactStatus(store.addEqual(lhs, rhs), start);
   }

@@ -23,7 +23,9 @@ absl::StatusOr<TensorType> inferBroadcast(const Operation &op, DimUnifier &u) {
     return s;
   for (size_t i = 0; i < dims.size(); ++i) {
     const DimExpr &from = x.dim(static_cast<int64_t>(i)), &to = type.dim(dims[i]);
-    if (from == DimExpr(1))
+    // A dim that may or may not be 1 (`to == broadcast(from, M)`) is the
+    // broadcast speculation resolves per variant.
+    if (from == DimExpr(1) || u.store().broadcastsTo(from, to))
       continue;
     std::string message =
         absl::StrCat("operand dim ", i, " (", from.str(), ") must equal result dim ", dims[i], " (",

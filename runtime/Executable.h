@@ -72,6 +72,14 @@ public:
   /// times every step.
   virtual absl::StatusOr<RunResult> execute(const RunRequest &request,
                                             RunStats *stats = nullptr) const = 0;
+  /// The executable that runs `inputs`: itself, or for a function compiled
+  /// with broadcast speculation the variant their dims select
+  /// (runtime/SpeculatedExecutable.h). Its plan is the one that sizes the
+  /// results.
+  virtual absl::StatusOr<const Executable *> resolve(const std::vector<TensorView> &inputs) const {
+    (void)inputs;
+    return this;
+  }
 
   /// execute() on host `inputs`, every result allocated in host memory.
   absl::StatusOr<std::vector<Tensor>> run(const std::vector<TensorView> &inputs,

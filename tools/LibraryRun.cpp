@@ -132,6 +132,7 @@ absl::Status LibraryExecutable::describe() {
   if (info.warning != nullptr)
     info_.warnings.push_back(info.warning);
   kernelCount_ = info.kernel_count;
+  info_.variants = info.variant_count;
   for (size_t i = 0; i < xs_executable_input_count(executable_); ++i) {
     xs_tensor_desc_t desc;
     xs_tensor_desc_init(&desc);

@@ -175,6 +175,14 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
                               " = ", it->second, " from the input files"));
   }
   function.constraints().deriveBindings(out.dims);
+  // Dims that cannot broadcast are refused before anything is compiled.
+  for (const ConstraintStore::Broadcast &fact : function.constraints().broadcasts()) {
+    absl::StatusOr<int64_t> a = fact.a.evaluate(out.dims), b = fact.b.evaluate(out.dims);
+    if (a.ok() && b.ok() && *a != *b && *a != 1 && *b != 1)
+      return userError(strCat(fact.a.str(), " = ", *a, " and ", fact.b.str(), " = ", *b,
+                              " meet in a broadcast in @", function.name(),
+                              ", so they must be equal or one of them 1"));
+  }
   // Facts may derive a host symbol (E == 8), but its value is computed at
   // each call, not given.
   absl::erase_if(out.dims,

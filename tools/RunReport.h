@@ -44,6 +44,11 @@ struct RunReport {
   std::string source = "compiled"; // executableSourceName: compiled, memory, disk, bundle
   // Stages of a compile that missed the cache (CompileInfo).
   double planSeconds = 0, llvmSeconds = 0, loadSeconds = 0;
+  /// Broadcast speculation (transforms/SpeculateBroadcasts.h): how many
+  /// variants were compiled, and the one the run's dims take (whose plan
+  /// `kernels` describe); nullopt without speculation.
+  int broadcastVariants = 1;
+  std::optional<int> broadcastVariant;
   std::vector<KernelReport> kernels;
   std::vector<ResultReport> results;
   std::optional<double> medianSeconds; // --bench

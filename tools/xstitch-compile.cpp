@@ -3,6 +3,7 @@
 // that xstitch-run, the C API and the runtime-only library load without
 // compiling.
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -107,16 +108,30 @@ int run(int argc, char **argv) {
   std::string bytes = encodeProgramFile(*bundle);
   if (absl::Status s = writeFileAtomically(output, bytes); !s.ok())
     return fail(s);
-  int kernels = 0;
-  for (const HostStep &step : bundle->program.host.steps)
-    kernels += step.kind == HostStep::Kind::Launch;
+  // Kernels per program: one, or one per broadcast variant.
+  std::vector<int> kernels;
+  auto countKernels = [&](const CompiledProgram &program) {
+    int n = 0;
+    for (const HostStep &step : program.host.steps)
+      n += step.kind == HostStep::Kind::Launch;
+    kernels.push_back(n);
+  };
+  if (bundle->program.speculations.empty())
+    countKernels(bundle->program);
+  for (const SpeculatedProgram &variant : bundle->program.speculations)
+    countKernels(variant.program);
+  auto [fewest, most] = std::minmax_element(kernels.begin(), kernels.end());
+  std::string kernelText = *fewest == *most ? strCat(*most, " kernel", *most == 1 ? "" : "s")
+                                            : strCat(*fewest, " to ", *most, " kernels");
+  if (kernels.size() > 1)
+    kernelText = strCat(kernels.size(), " broadcast variants of ", kernelText, " each");
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string target = bundle->header.cpu.empty()
                            ? bundle->header.device
                            : strCat(bundle->header.device, " (", bundle->header.cpu, ")");
-  std::cout << absl::StrFormat("wrote %s: @%s, %d kernel%s for %s, %.1f MiB, in %.2f s\n", output,
-                               (*function)->name(), kernels, kernels == 1 ? "" : "s", target,
-                               bytes.size() / 1048576.0, seconds);
+  std::cout << absl::StrFormat("wrote %s: @%s, %s for %s, %.1f MiB, in %.2f s\n", output,
+                               (*function)->name(), kernelText, target, bytes.size() / 1048576.0,
+                               seconds);
   return kExitOk;
 }
 

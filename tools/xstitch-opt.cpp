@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Parser.h"
@@ -15,6 +16,7 @@
 #include "tools/common/ExitCodes.h"
 #include "transforms/Pass.h"
 #include "transforms/SpecializeDims.h"
+#include "transforms/SpeculateBroadcasts.h"
 
 namespace {
 
@@ -28,6 +30,10 @@ const std::vector<xs::FlagSpec> kFlags = {
     {"specialize", true, true, "SYM=N",
      "before the passes, replace the symbolic dim SYM by N everywhere (the static-shape "
      "baseline xstitch-run --specialize compiles)"},
+    {"broadcast-variant", true, false, "K",
+     "before the passes, replace the function by its broadcast-speculation variant K (0: every "
+     "pair of dims that meet in a broadcast equal; one variant is compiled per relation); the "
+     "output starts with a comment naming what the variant assumes"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -121,6 +127,43 @@ int main(int argc, char **argv) {
     module = std::move(specialized);
   }
 
+  std::string variantComment;
+  if (args->has("broadcast-variant")) {
+    int64_t index = -1;
+    if (!absl::SimpleAtoi(args->get("broadcast-variant"), &index) || index < 0) {
+      std::cerr << "xstitch-opt: error: --broadcast-variant needs a variant number K >= 0, got '"
+                << args->get("broadcast-variant") << "'\n";
+      return xs::kExitUserError;
+    }
+    if ((*module)->functions().size() != 1) {
+      std::cerr << "xstitch-opt: error: --broadcast-variant takes a file with one function\n";
+      return xs::kExitUserError;
+    }
+    const xs::Function &function = *(*module)->functions().front();
+    absl::StatusOr<std::vector<xs::BroadcastVariant>> variants = xs::broadcastVariants(function);
+    if (!variants.ok()) {
+      std::cerr << "xstitch-opt: error: " << variants.status().message() << "\n";
+      return xs::exitCodeFor(variants.status());
+    }
+    if (static_cast<size_t>(index) >= variants->size()) {
+      std::cerr << "xstitch-opt: error: @" << function.name() << " has " << variants->size()
+                << " broadcast variant(s)"
+                << (variants->empty() ? " (no dims meet in a broadcast)" : "") << ", no variant "
+                << index << "\n";
+      return xs::kExitUserError;
+    }
+    const xs::BroadcastVariant &variant = (*variants)[static_cast<size_t>(index)];
+    absl::StatusOr<std::unique_ptr<xs::Module>> speculated =
+        xs::substituteDims(function, variant.substitution);
+    if (!speculated.ok()) {
+      std::cerr << "xstitch-opt: error: " << speculated.status().message() << "\n";
+      return xs::exitCodeFor(speculated.status());
+    }
+    module = std::move(speculated);
+    variantComment = absl::StrCat("// broadcast variant ", index, " of ", variants->size(),
+                                  ": assumes ", variant.str(), "\n");
+  }
+
   std::vector<std::string> passes;
   if (args->has("passes"))
     passes = absl::StrSplit(args->get("passes"), ',', absl::SkipWhitespace());
@@ -137,6 +180,6 @@ int main(int argc, char **argv) {
               << "\n";
     return xs::exitCodeFor(s);
   }
-  std::cout << xs::printModule(**module);
+  std::cout << variantComment << xs::printModule(**module);
   return xs::kExitOk;
 }

@@ -35,6 +35,7 @@
 #include "tools/common/Npy.h"
 #include "tools/common/TensorCompare.h"
 #include "transforms/Pass.h"
+#include "transforms/SpeculateBroadcasts.h"
 
 namespace xs {
 namespace {
@@ -329,6 +330,38 @@ std::vector<std::string> renameOnnxSpecs(std::vector<std::string> specs,
 
 int64_t bytesOf(const HostTensor &t) { return t.numElements() * elementByteSize(t.elementType()); }
 
+/// What a report of a run at `dims` plans: a function whose dims meet in
+/// broadcasts stands for the variant those dims select, with a line saying
+/// which (`header`); any other for itself.
+struct ReportedFunction {
+  const Function *function = nullptr;
+  std::unique_ptr<Module> variantModule; // holds the variant's function
+  int variants = 1;
+  int chosen = 0;
+  std::string header;
+};
+
+absl::StatusOr<ReportedFunction> reportedFunction(const Function &function,
+                                                  const DimBindings &dims) {
+  ReportedFunction out;
+  out.function = &function;
+  XS_ASSIGN_OR_RETURN(std::vector<BroadcastVariant> variants, broadcastVariants(function));
+  if (variants.empty())
+    return out;
+  size_t chosen = variantAt(function, variants, dims);
+  std::vector<std::string> listed;
+  for (size_t v = 0; v < variants.size(); ++v)
+    listed.push_back(absl::StrCat(v, ": ", variants[v].str()));
+  out.variants = static_cast<int>(variants.size());
+  out.chosen = static_cast<int>(chosen);
+  out.header = absl::StrCat("@", function.name(), ": broadcast speculation compiles ",
+                            variants.size(), " variants (", absl::StrJoin(listed, "; "),
+                            "); variant ", chosen, " is shown\n");
+  XS_ASSIGN_OR_RETURN(out.variantModule, speculatedFunction(function, variants[chosen]));
+  out.function = out.variantModule->functions().front().get();
+  return out;
+}
+
 int run(int argc, char **argv) {
   absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
   if (!args.ok())
@@ -473,12 +506,19 @@ int run(int argc, char **argv) {
             absl::StrCat("--dim needs SYM=N with an integer N, got '", spec, "'")));
       dims[assignment->first] = value;
     }
+    absl::StatusOr<ReportedFunction> planned = reportedFunction(**function, dims);
+    if (!planned.ok())
+      return report(planned.status());
     absl::StatusOr<ProgramPlan> plan =
-        args->has("target") ? planNvidiaFunction(**function, *compileOptions, args->get("target"))
-                            : planFunction(**function, *compileOptions);
+        args->has("target")
+            ? planNvidiaFunction(*planned->function, *compileOptions, args->get("target"))
+            : planFunction(*planned->function, *compileOptions);
     if (!plan.ok())
       return report(plan.status());
-    std::cout << (what == "dot" ? explainPlanDot(*plan, dims) : explainPlan(*plan, dims));
+    if (what == "dot")
+      std::cout << explainPlanDot(*plan, dims);
+    else
+      std::cout << planned->header << explainPlan(*plan, dims);
     return kExitOk;
   }
 
@@ -557,9 +597,28 @@ int run(int argc, char **argv) {
     runReport.planSeconds = info.planSeconds;
     runReport.llvmSeconds = info.llvmSeconds;
     runReport.loadSeconds = info.loadSeconds;
-    int kernels = executable->kernelCount();
-    out << absl::StrFormat("compiled %d kernel%s in %.1f ms", kernels, kernels == 1 ? "" : "s",
-                           info.compileSeconds * 1e3);
+    // What the report says of each kernel comes from the plan of the
+    // variant this run takes.
+    DimBindings runDims(inputs->dims.begin(), inputs->dims.end());
+    absl::StatusOr<ReportedFunction> planned = reportedFunction(**function, runDims);
+    if (!planned.ok())
+      return report(planned.status());
+    absl::StatusOr<ProgramPlan> plan = planFunction(*planned->function, *compileOptions);
+    if (!plan.ok())
+      return report(plan.status());
+    runReport.broadcastVariants = planned->variants;
+    if (planned->variants > 1)
+      runReport.broadcastVariant = planned->chosen;
+    int kernels = 0;
+    for (const HostStep &step : plan->host.steps)
+      kernels += step.kind == HostStep::Kind::Launch;
+    std::string variantText =
+        planned->variants > 1
+            ? absl::StrFormat(" (in variant %d of %d broadcast variants, the one this run takes)",
+                              planned->chosen, planned->variants)
+            : "";
+    out << absl::StrFormat("compiled %d kernel%s%s in %.1f ms", kernels, kernels == 1 ? "" : "s",
+                           variantText, info.compileSeconds * 1e3);
     if (info.source == ExecutableSource::Memory)
       out << " (cache hit)\n";
     else if (info.source == ExecutableSource::Disk)
@@ -567,10 +626,6 @@ int run(int argc, char **argv) {
     else
       out << absl::StrFormat(" (plan %.1f, LLVM %.1f, load %.1f)\n", info.planSeconds * 1e3,
                              info.llvmSeconds * 1e3, info.loadSeconds * 1e3);
-    // What the report says of each kernel comes from the plan.
-    absl::StatusOr<ProgramPlan> plan = planFunction(**function, *compileOptions);
-    if (!plan.ok())
-      return report(plan.status());
     runReport.kernels = kernelsOf(plan->host);
     describeLaunches(*plan, DimBindings(inputs->dims.begin(), inputs->dims.end()),
                      runReport.kernels);

@@ -587,6 +587,15 @@ void ProgramPlanner::shareIdenticalKernels() {
 
 absl::StatusOr<ProgramPlan> planProgram(const Function &function, const TargetDescription &target,
                                         const PlanOptions &options) {
+  // Kernels index a broadcast operand as size 1 or as the full dim, never
+  // "either": such a function is planned one speculated variant at a time.
+  if (std::vector<ConstraintStore::Broadcast> open = function.constraints().broadcasts();
+      !open.empty())
+    return errorAt(function.loc(),
+                   strCat("@", function.name(), " has dims that meet in a broadcast (",
+                          open[0].result, " == broadcast(", open[0].a.str(), ", ", open[0].b.str(),
+                          ")); compile it through the driver, which plans one variant per relation "
+                          "(transforms/SpeculateBroadcasts.h)"));
   return ProgramPlanner(function, target, options.fusion).run();
 }
 

@@ -10,9 +10,7 @@
 namespace xs {
 namespace {
 
-using Substitution = absl::flat_hash_map<std::string, DimExpr>;
-
-TensorType substituted(const TensorType &type, const Substitution &map) {
+TensorType substituted(const TensorType &type, const DimSubstitution &map) {
   if (!type.known())
     return type;
   std::vector<DimExpr> shape;
@@ -21,7 +19,7 @@ TensorType substituted(const TensorType &type, const Substitution &map) {
   return TensorType(type.elementType(), std::move(shape));
 }
 
-AttrDict substituted(const AttrDict &attrs, const Substitution &map) {
+AttrDict substituted(const AttrDict &attrs, const DimSubstitution &map) {
   AttrDict out = attrs;
   for (auto &[name, attr] : out) {
     if (attr.kind() != AttrKind::DimList)
@@ -37,7 +35,7 @@ AttrDict substituted(const AttrDict &attrs, const Substitution &map) {
 /// Copies the ops of `from` into `to` (whose parameters are already there,
 /// in order), substituting dims; returns the map from old values to new.
 absl::flat_hash_map<const Value *, Value *> copyOps(const Function &from, Function &to,
-                                                    const Substitution &map) {
+                                                    const DimSubstitution &map) {
   absl::flat_hash_map<const Value *, Value *> values;
   for (size_t p = 0; p < from.params().size(); ++p)
     values[from.param(p)] = to.param(p);
@@ -54,48 +52,42 @@ absl::flat_hash_map<const Value *, Value *> copyOps(const Function &from, Functi
 
 } // namespace
 
-absl::StatusOr<std::unique_ptr<Module>> specializeDims(const Function &function,
-                                                       const DimBindings &dims) {
-  Substitution map;
+absl::Status recordSubstitution(ConstraintStore &store, const DimSubstitution &map) {
   std::vector<std::string> symbols;
-  for (const auto &[symbol, value] : dims) {
-    if (value < 0)
-      return absl::InvalidArgumentError(
-          strCat("cannot specialize ", symbol, " to ", value, ": dims are at least 0"));
-    map[symbol] = DimExpr(value);
+  for (const auto &[symbol, value] : map)
     symbols.push_back(symbol);
-  }
   std::sort(symbols.begin(), symbols.end());
+  // The facts first, as given, then the substitution: one that contradicts
+  // a fact is the caller's mistake.
+  for (const std::string &symbol : symbols)
+    if (absl::Status s = store.addEqual(DimExpr::symbol(symbol), map.at(symbol)); !s.ok())
+      return absl::InvalidArgumentError(
+          strCat(symbol, " = ", map.at(symbol).str(), ": ", s.message()));
+  // Divisibility and ranges are facts addEqual does not weigh: constants
+  // must satisfy them too.
+  for (const Constraint &c : store.facts()) {
+    if (c.kind == Constraint::Kind::Divisible) {
+      std::optional<int64_t> value = store.canonicalize(c.expr).constantValue();
+      if (value && *value % c.divisor != 0)
+        return absl::InvalidArgumentError(strCat(c.str(), " does not hold (it is ", *value, ")"));
+    } else if (c.kind == Constraint::Kind::Range) {
+      std::optional<int64_t> value = store.canonicalize(DimExpr::symbol(c.symbol)).constantValue();
+      if (value && (*value < c.range.lo || *value > c.range.hi))
+        return absl::InvalidArgumentError(
+            strCat(c.symbol, " = ", *value, " but the function says ", c.str()));
+    }
+  }
+  return absl::OkStatus();
+}
 
+absl::StatusOr<std::unique_ptr<Module>> substituteDims(const Function &function,
+                                                       const DimSubstitution &map) {
   auto module = std::make_unique<Module>(function.loc().file);
   Function *out = module->addFunction(function.name(), function.loc());
   for (const auto &param : function.params())
     out->addParam(param->name(), substituted(param->type(), map), param->loc());
-  // Facts first, as given, then the values: a value that contradicts a fact
-  // is the caller's mistake.
   out->constraints() = function.constraints();
-  for (const std::string &symbol : symbols)
-    if (absl::Status s = out->constraints().addEqual(DimExpr::symbol(symbol), map.at(symbol));
-        !s.ok())
-      return absl::InvalidArgumentError(
-          strCat("cannot specialize ", symbol, " to ", dims.at(symbol), ": ", s.message()));
-  // Divisibility and ranges are facts addEqual does not weigh: a value must
-  // satisfy them too.
-  const ConstraintStore &facts = out->constraints();
-  for (const Constraint &c : facts.facts()) {
-    if (c.kind == Constraint::Kind::Divisible) {
-      std::optional<int64_t> value = facts.canonicalize(c.expr).constantValue();
-      if (value && *value % c.divisor != 0)
-        return absl::InvalidArgumentError(strCat("cannot specialize ", absl::StrJoin(symbols, ", "),
-                                                 " as given: ", c.str(), " does not hold (it is ",
-                                                 *value, ")"));
-    } else if (c.kind == Constraint::Kind::Range && dims.contains(c.symbol)) {
-      int64_t value = dims.at(c.symbol);
-      if (value < c.range.lo || value > c.range.hi)
-        return absl::InvalidArgumentError(
-            strCat("cannot specialize ", c.symbol, " to ", value, ": the function says ", c.str()));
-    }
-  }
+  XS_RETURN_IF_ERROR(recordSubstitution(out->constraints(), map));
   if (const HostSymbols *hostSymbols = function.hostSymbols()) {
     HostSymbols &copy = out->getOrCreateHostSymbols();
     copy.symbols = hostSymbols->symbols;
@@ -109,6 +101,25 @@ absl::StatusOr<std::unique_ptr<Module>> specializeDims(const Function &function,
   for (const FunctionResult &r : function.results())
     out->results().push_back(
         {r.name, r.value ? values.at(r.value) : nullptr, substituted(r.declaredType, map), r.loc});
+  return module;
+}
+
+absl::StatusOr<std::unique_ptr<Module>> specializeDims(const Function &function,
+                                                       const DimBindings &dims) {
+  DimSubstitution map;
+  std::vector<std::string> symbols;
+  for (const auto &[symbol, value] : dims) {
+    if (value < 0)
+      return absl::InvalidArgumentError(
+          strCat("cannot specialize ", symbol, " to ", value, ": dims are at least 0"));
+    map[symbol] = DimExpr(value);
+    symbols.push_back(symbol);
+  }
+  std::sort(symbols.begin(), symbols.end());
+  absl::StatusOr<std::unique_ptr<Module>> module = substituteDims(function, map);
+  if (!module.ok())
+    return absl::InvalidArgumentError(strCat("cannot specialize ", absl::StrJoin(symbols, ", "),
+                                             " as given: ", module.status().message()));
   return module;
 }
 

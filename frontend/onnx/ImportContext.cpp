@@ -456,14 +456,51 @@ ImportContext::broadcastShape(const std::vector<TensorType> &types) {
         return error(strCat("the shapes ", shapes, " do not broadcast (dim ", d, ": ", out.str(),
                             " vs ", dim.str(), ")"));
       }
-      // ONNX requires them equal; the symbolic side takes the other's value.
-      if (absl::Status s = function().constraints().addEqual(out, dim); !s.ok())
+      ConstraintStore &store = function().constraints();
+      if (store.provablyEqual(out, dim))
+        continue;
+      // Two symbols of the inputs: equal, or one of them 1 at a call. The
+      // result is a symbol of its own, and the compile driver speculates
+      // (transforms/SpeculateBroadcasts.h).
+      if (speculatable(out) && speculatable(dim)) {
+        XS_ASSIGN_OR_RETURN(out, broadcastResult(out, dim));
+        continue;
+      }
+      // Otherwise ONNX requires them equal; the symbolic side takes the
+      // other's value.
+      if (absl::Status s = store.addEqual(out, dim); !s.ok())
         return error(std::string(s.message()));
       if (!out.isConstant())
         out = dim;
     }
   }
   return shape;
+}
+
+bool ImportContext::speculatable(const DimExpr &dim) const {
+  if (!dim.isSymbol())
+    return false;
+  const ConstraintStore &store = graph_.function->constraints();
+  const std::string &symbol = dim.symbolName();
+  if (store.isHostSymbol(symbol))
+    return false;
+  for (const ConstraintStore::Broadcast &fact : store.broadcasts())
+    if (fact.result == symbol)
+      return false;
+  return true;
+}
+
+absl::StatusOr<DimExpr> ImportContext::broadcastResult(const DimExpr &a, const DimExpr &b) {
+  ConstraintStore &store = function().constraints();
+  for (const ConstraintStore::Broadcast &fact : store.broadcasts())
+    if ((fact.a == a && fact.b == b) || (fact.a == b && fact.b == a))
+      return DimExpr::symbol(fact.result);
+  std::string name = strCat(a.symbolName(), "_or_", b.symbolName());
+  for (int k = 2; store.knowsSymbol(name); ++k)
+    name = strCat(a.symbolName(), "_or_", b.symbolName(), "_", k);
+  if (absl::Status s = store.addBroadcast(name, a, b); !s.ok())
+    return error(std::string(s.message()));
+  return DimExpr::symbol(name);
 }
 
 absl::StatusOr<Value *> ImportContext::broadcastTo(Value *x, const std::vector<DimExpr> &shape) {

@@ -135,7 +135,10 @@ public:
   /// numpy broadcasting of `x` to `shape` (right-aligned, size-1 dims repeat).
   absl::StatusOr<Value *> broadcastTo(Value *x, const std::vector<DimExpr> &shape);
   /// The numpy broadcast shape of several shapes; incompatible constant dims
-  /// are an error; two different symbolic dims are recorded as equal.
+  /// are an error. Two different symbols of the inputs meet in a symbol of
+  /// their own, `N_or_M == broadcast(N, M)` (ir/Constraints.h); any other
+  /// two different dims (a symbol and a constant, a host symbol) are
+  /// recorded as equal.
   absl::StatusOr<std::vector<DimExpr>> broadcastShape(const std::vector<TensorType> &types);
   /// `values` broadcast to their common shape.
   absl::StatusOr<std::vector<Value *>> broadcastAll(std::vector<Value *> values);
@@ -159,6 +162,12 @@ public:
 
 private:
   std::string nodeDescription() const;
+  /// Whether `dim` is a symbol broadcast speculation may keep apart from
+  /// another: bound from the inputs' shapes, neither a host symbol nor the
+  /// result of a broadcast fact.
+  bool speculatable(const DimExpr &dim) const;
+  /// The result symbol of `broadcast(a, b)`, recorded on first use.
+  absl::StatusOr<DimExpr> broadcastResult(const DimExpr &a, const DimExpr &b);
 
   GraphState &graph_;
   const onnx::NodeProto &node_;

@@ -307,6 +307,11 @@ typedef struct xs_compile_info_t {
    * a cache directory that cannot be written), owned by the executable;
    * NULL when nothing did. */
   const char *warning;
+  /* Programs compiled for the relations of dims that meet in broadcasts
+   * (broadcast speculation: N == M, N == 1, M == 1), a call running the one
+   * its dims select; 1 for a function without such dims. kernel_count is
+   * the first variant's (every such pair equal); the stages time all. */
+  int32_t variant_count;
 } xs_compile_info_t;
 
 static inline void xs_compile_info_init(xs_compile_info_t *info) {

@@ -193,6 +193,9 @@ class Executable:
         self.compile_seconds = info.compile_seconds
         self.load_seconds = info.load_seconds
         self.warning = info.warning.decode() if info.warning else None
+        # Programs compiled for the relations of dims that meet in broadcasts
+        # (N == M, N == 1, M == 1); a call runs the one its shapes select.
+        self.variants = info.variant_count
 
     def __repr__(self):
         def text(info):

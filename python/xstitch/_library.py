@@ -59,7 +59,7 @@ class CompileInfo(ctypes.Structure):
                 ("cache_hit", ctypes.c_int32), ("plan_seconds", ctypes.c_double),
                 ("llvm_seconds", ctypes.c_double), ("load_seconds", ctypes.c_double),
                 ("kernel_count", ctypes.c_int32), ("source", ctypes.c_int32),
-                ("warning", ctypes.c_char_p)]
+                ("warning", ctypes.c_char_p), ("variant_count", ctypes.c_int32)]
 
 
 class ModuleOptions(ctypes.Structure):

@@ -9,6 +9,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_split.h"
 #include "ir/Diagnostics.h"
+#include "runtime/SpeculatedExecutable.h"
 #include "runtime/cpu/CpuDevice.h"
 #include "runtime/cuda/CudaDevice.h"
 #include "runtime/simt/SimtDevice.h"
@@ -93,6 +94,15 @@ absl::StatusOr<int> cudaOrdinal(std::string_view name) {
 
 absl::StatusOr<std::shared_ptr<Executable>> loadCompiledProgram(CompiledProgram program,
                                                                 const LoadOptions &options) {
+  if (!program.speculations.empty()) {
+    std::vector<SpeculatedExecutable::Variant> variants;
+    for (SpeculatedProgram &speculated : program.speculations) {
+      XS_ASSIGN_OR_RETURN(std::shared_ptr<Executable> executable,
+                          loadCompiledProgram(std::move(speculated.program), options));
+      variants.push_back({std::move(speculated.assumptions), std::move(executable)});
+    }
+    return std::make_shared<SpeculatedExecutable>(std::move(program.host), std::move(variants));
+  }
   if (isCudaDeviceName(options.device)) {
     XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
     XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal));

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
 import torch
@@ -129,6 +130,57 @@ class AttentionBlock(nn.Module):
         return self.norm(x + torch.softmax(scores, dim=-1) @ x)
 
 
+class MaskedScale(nn.Module):
+    """x * mask[..., None], softmax over the hidden dim: exported with
+    list-form dynamic axes, the mask's dims are its own and broadcast
+    against x's (broadcast speculation: 9 variants)."""
+
+    def forward(self, x, mask):
+        return torch.softmax(x * mask.unsqueeze(-1), dim=-1)
+
+
+def export_masked_scale(directory):
+    path = os.path.join(directory, "masked_scale.onnx")
+    # The list form names each axis itself, with a warning saying so.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        torch.onnx.export(MaskedScale(), (torch.randn(2, 5, 16), torch.ones(2, 5)), path,
+                          input_names=["x", "mask"], output_names=["y"], opset_version=17,
+                          dynamic_axes={"x": [0, 1], "mask": [0, 1]})
+    return path
+
+
+# (x's batch and sequence, the mask's): equal, the mask's batch or sequence
+# or both 1, x's batch 1.
+MASK_SHAPES = [((3, 7), (3, 7)), ((3, 7), (1, 7)), ((3, 7), (3, 1)), ((4, 2), (1, 1)),
+               ((1, 5), (6, 5))]
+
+
+def check_masked_scale(test, exe):
+    rng = np.random.default_rng(3)
+    for (b, s), (mb, ms) in MASK_SHAPES:
+        x = rng.standard_normal((b, s, 16), dtype=np.float32)
+        mask = (rng.random((mb, ms)) > 0.5).astype(np.float32)
+        [y] = exe(x, mask)
+        with torch.no_grad():
+            expected = MaskedScale()(torch.from_numpy(x), torch.from_numpy(mask)).numpy()
+        np.testing.assert_allclose(y.numpy(), expected, rtol=1e-5, atol=1e-6,
+                                   err_msg=f"x {x.shape}, mask {mask.shape}")
+
+
+class SpeculatedCacheTest(unittest.TestCase):
+    def test_the_variants_come_back_from_disk(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = export_masked_scale(directory)
+            cache = os.path.join(directory, "cache")
+            first = xstitch.compile(path, context=xstitch.Context(cache_dir=cache))
+            second = xstitch.compile(path, context=xstitch.Context(cache_dir=cache))
+            self.assertEqual(first.source, "compiled")
+            self.assertEqual(second.source, "disk")
+            self.assertEqual((first.variants, second.variants), (9, 9))
+            check_masked_scale(self, second)
+
+
 class OneCompileTest(unittest.TestCase):
     def test_a_thousand_shapes_one_compile(self):
         """One executable of a PyTorch export with dynamic axes runs at 1,000
@@ -191,6 +243,20 @@ class BundleTest(unittest.TestCase):
                 with torch.no_grad():
                     expected = model(x, gate).numpy()
                 np.testing.assert_allclose(y.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+    def test_a_speculated_model_as_a_bundle(self):
+        with tempfile.TemporaryDirectory() as directory:
+            path = export_masked_scale(directory)
+            bundle = os.path.join(directory, "masked_scale.xsb")
+            subprocess.run([os.environ["XSTITCH_COMPILE"], path, "-o", bundle], check=True,
+                           capture_output=True)
+            exe = xstitch.load_bundle(bundle)
+            self.assertEqual(exe.variants, 9)
+            self.assertEqual(exe.inputs[1].shape, ("mask_dynamic_axes_1", "mask_dynamic_axes_2"))
+            check_masked_scale(self, exe)
+            with self.assertRaises(xstitch.Error) as caught:
+                exe(np.ones((3, 7, 16), np.float32), np.ones((2, 7), np.float32))
+            self.assertIn("meet in a broadcast", str(caught.exception))
 
     def test_not_a_bundle(self):
         with tempfile.NamedTemporaryFile(suffix=".xsb") as f:

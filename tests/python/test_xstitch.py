@@ -9,6 +9,7 @@ import importlib.util
 import os
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
 import torch
@@ -248,6 +249,65 @@ class PyTorchExportTest(unittest.TestCase):
         (y,) = exe(residual=r, x=x)
         with torch.no_grad():
             torch.testing.assert_close(torch.from_dlpack(y), module(x, r), atol=1e-5, rtol=1e-4)
+
+
+class BroadcastSpeculationTest(unittest.TestCase):
+    """A model whose dims meet in broadcasts, exported with list-form dynamic
+    axes (every dim its own name): one compile serves calls where the mask
+    has x's batch and sequence, 1 in either, or where x's batch is 1."""
+
+    @classmethod
+    def setUpClass(cls):
+        torch.manual_seed(0)
+        cls.directory = tempfile.TemporaryDirectory()
+        cls.module = blocks.MaskedSoftmax(32).eval()
+        cls.path = os.path.join(cls.directory.name, "masked_softmax.onnx")
+        # The list form names each axis itself, with a warning saying so.
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            torch.onnx.export(cls.module, (torch.randn(2, 5, 32), torch.ones(2, 5)), cls.path,
+                              input_names=["x", "mask"], output_names=["y", "s"],
+                              dynamic_axes={"x": [0, 1], "mask": [0, 1]}, opset_version=17)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.directory.cleanup()
+
+    def test_one_compile_serves_every_relation(self):
+        before = xstitch.stats()
+        exe = xstitch.compile(self.path)
+        compiled = xstitch.stats()
+        # One compile for the 9 variants (or a hit, where another test made it).
+        self.assertEqual(compiled["compilations"] + compiled["compile_cache_hits"],
+                         before["compilations"] + before["compile_cache_hits"] + 1)
+        self.assertEqual(exe.variants, 9)
+        # The inputs keep their own dims: the mask's are not x's.
+        self.assertEqual(exe.inputs[1].shape, ("mask_dynamic_axes_1", "mask_dynamic_axes_2"))
+        rng = np.random.default_rng(1)
+        for (b, s), (mb, ms) in [((3, 7), (3, 7)), ((3, 7), (1, 7)), ((3, 7), (3, 1)),
+                                 ((4, 11), (1, 1)), ((1, 5), (6, 5)), ((1, 1), (1, 1)),
+                                 ((2, 13), (2, 13)), ((1, 3), (5, 1))]:
+            x = torch.from_numpy(rng.standard_normal((b, s, 32), dtype=np.float32))
+            mask = torch.from_numpy((rng.random((mb, ms)) > 0.3).astype(np.float32))
+            y, total = exe(x, mask)
+            with torch.no_grad():
+                want_y, want_s = self.module(x, mask)
+            where = f"x {list(x.shape)}, mask {list(mask.shape)}"
+            torch.testing.assert_close(torch.from_dlpack(y), want_y, atol=1e-5, rtol=1e-4,
+                                       msg=lambda m: f"{where}: {m}")
+            torch.testing.assert_close(torch.from_dlpack(total), want_s, atol=1e-4, rtol=1e-4,
+                                       msg=lambda m: f"{where}: {m}")
+        self.assertEqual(xstitch.stats()["compilations"], compiled["compilations"],
+                         "a call compiled")
+
+    def test_dims_that_do_not_broadcast_are_an_error(self):
+        exe = xstitch.compile(self.path)
+        with self.assertRaises(xstitch.Error) as caught:
+            exe(torch.randn(3, 7, 32), torch.ones(2, 7))
+        message = str(caught.exception)
+        self.assertIn("x_dynamic_axes_1 = 3 and mask_dynamic_axes_1 = 2 meet in a broadcast",
+                      message)
+        self.assertIn("mask: [2, 7]", message)
 
 
 if __name__ == "__main__":

@@ -233,6 +233,73 @@ TEST(ConstraintsTest, CheckRejectsNegativeDerivedSizes) {
   EXPECT_EQ(s.message(), "K >= 0 does not hold: K = -1");
 }
 
+// D == broadcast(N, M) stays open until a fact decides it: then it is D's
+// equality, and checking a call's dims enforces the numpy rule.
+TEST(ConstraintsTest, BroadcastFactStaysOpenUntilDecided) {
+  ConstraintStore store;
+  for (const char *s : {"N", "M"})
+    store.noteSymbol(s);
+  ASSERT_TRUE(store.addBroadcast("D", sym("N"), sym("M")).ok());
+  ASSERT_EQ(store.broadcasts().size(), 1u);
+  EXPECT_EQ(factsText(store), "D == broadcast(N, M)");
+  EXPECT_TRUE(store.broadcastsTo(sym("N"), sym("D")));
+  EXPECT_TRUE(store.broadcastsTo(sym("M"), sym("D")));
+  EXPECT_FALSE(store.broadcastsTo(sym("D"), sym("N")));
+
+  EXPECT_TRUE(store.check({{"N", 4}, {"M", 4}, {"D", 4}}).ok());
+  EXPECT_TRUE(store.check({{"N", 1}, {"M", 4}, {"D", 4}}).ok());
+  EXPECT_TRUE(store.check({{"N", 4}, {"M", 1}, {"D", 4}}).ok());
+  absl::Status s = store.check({{"N", 3}, {"M", 5}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(std::string(s.message()),
+            "N and M meet in a broadcast, so they must be equal or one of them 1: N = 3, M = 5");
+  s = store.check({{"N", 1}, {"M", 5}, {"D", 1}});
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "D == broadcast(N, M) does not hold")) << s.message();
+
+  DimBindings b = {{"N", 1}, {"M", 7}};
+  store.deriveBindings(b);
+  EXPECT_EQ(b["D"], 7);
+  b = {{"N", 6}, {"M", 1}};
+  store.deriveBindings(b);
+  EXPECT_EQ(b["D"], 6);
+
+  ConstraintStore equal = store;
+  ASSERT_TRUE(equal.addEqual(sym("M"), sym("N")).ok());
+  EXPECT_TRUE(equal.broadcasts().empty());
+  EXPECT_EQ(equal.canonicalize(sym("D")), sym("N"));
+  ConstraintStore unit = store;
+  ASSERT_TRUE(unit.addEqual(sym("N"), DimExpr(1)).ok());
+  EXPECT_TRUE(unit.broadcasts().empty());
+  EXPECT_EQ(unit.canonicalize(sym("D")), sym("M"));
+}
+
+TEST(ConstraintsTest, BroadcastFactDecidedOrRefutedWhenAdded) {
+  ConstraintStore store;
+  store.noteSymbol("N");
+  ASSERT_TRUE(store.addBroadcast("D", sym("N"), DimExpr(1)).ok());
+  EXPECT_TRUE(store.broadcasts().empty());
+  EXPECT_EQ(store.canonicalize(sym("D")), sym("N"));
+  ASSERT_TRUE(store.addBroadcast("E", sym("N"), sym("N")).ok());
+  EXPECT_EQ(store.canonicalize(sym("E")), sym("N"));
+
+  absl::Status s = store.addBroadcast("F", DimExpr(3), DimExpr(4));
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "must be equal or one of them 1")) << s.message();
+
+  // A later equality that makes the operands 3 and 4 cannot hold.
+  ConstraintStore open;
+  for (const char *name : {"N", "M"})
+    open.noteSymbol(name);
+  ASSERT_TRUE(open.addBroadcast("D", sym("N"), sym("M")).ok());
+  ASSERT_TRUE(open.addEqual(sym("N"), DimExpr(3)).ok());
+  ASSERT_EQ(open.broadcasts().size(), 1u);
+  EXPECT_EQ(open.broadcasts()[0].a, DimExpr(3));
+  s = open.addEqual(sym("M"), DimExpr(4));
+  ASSERT_FALSE(s.ok());
+  EXPECT_TRUE(contains(s.message(), "M == 4 cannot hold")) << s.message();
+}
+
 TEST(ConstraintsTest, EmptyStore) {
   ConstraintStore store;
   EXPECT_TRUE(store.empty());

@@ -55,6 +55,21 @@ class CausalSoftmax(nn.Module):
         return torch.softmax(scores.masked_fill(causal, float("-inf")), dim=-1)
 
 
+class MaskedSoftmax(nn.Module):
+    """x * mask[..., None] + bias, softmax over the hidden dim, and the sum
+    over the sequence. Exported with list-form dynamic axes, every dynamic
+    dim gets its own name, so x's batch and sequence meet the mask's in a
+    broadcast: at a call the mask may have x's dims or 1 in either."""
+
+    def __init__(self, hidden=64):
+        super().__init__()
+        self.bias = nn.Parameter(torch.randn(hidden))
+
+    def forward(self, x, mask):
+        h = x * mask.unsqueeze(-1) + self.bias
+        return torch.softmax(h, dim=-1), h.sum(dim=1)
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -76,6 +91,10 @@ def main():
     export(CausalSoftmax().eval(), (torch.randn(2, 12, 7, 7),), ["scores"],
            {"scores": {0: "B", 2: "S", 3: "S"}, "y": {0: "B", 2: "S", 3: "S"}},
            "causal_softmax.onnx")
+    torch.onnx.export(MaskedSoftmax().eval(), (torch.randn(2, 5, 64), torch.ones(2, 5)),
+                      os.path.join(HERE, "masked_softmax.onnx"), input_names=["x", "mask"],
+                      output_names=["y", "s"], dynamic_axes={"x": [0, 1], "mask": [0, 1]},
+                      opset_version=OPSET)
 
 
 if __name__ == "__main__":
