@@ -78,18 +78,12 @@ SpeculatedExecutable::resolve(const std::vector<TensorView> &inputs) const {
         "the inputs of @", signature_.function, " do not broadcast: ", absl::StrJoin(why, "; "),
         " meet in a broadcast, so they must be equal or one of them 1 (inputs ",
         absl::StrJoin(shapes, ", "), ")"));
-  std::vector<std::string> compiled;
-  for (const Variant &variant : variants_) {
-    std::vector<std::string> assumptions;
-    for (const DimPredicate &p : variant.assumptions)
-      assumptions.push_back(p.str());
-    compiled.push_back(assumptions.empty() ? "no assumption" : absl::StrJoin(assumptions, " and "));
-  }
-  return absl::InvalidArgumentError(
-      strCat("@", signature_.function, " has no compiled variant for these dims (inputs ",
-             absl::StrJoin(shapes, ", "), "); its variants assume ",
-             absl::StrJoin(compiled, "; or "), " (", variants_.size(),
-             " relations of the broadcast dims were compiled, the most a compile makes)"));
+  return absl::InvalidArgumentError(strCat(
+      "@", signature_.function, " has no compiled variant for these dims (inputs ",
+      absl::StrJoin(shapes, ", "), "): its ", variants_.size(),
+      " variants are the relations of its broadcast dims with the fewest dims of 1, the most a "
+      "compile makes; give those dims equal, or compile with the dims specialized "
+      "(xstitch-run --specialize, CompileOptions::specialize)"));
 }
 
 size_t speculatedVariantCount(const Executable &executable) {

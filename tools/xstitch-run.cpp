@@ -606,14 +606,16 @@ int run(int argc, char **argv) {
     absl::StatusOr<ProgramPlan> plan = planFunction(*planned->function, *compileOptions);
     if (!plan.ok())
       return report(plan.status());
-    runReport.broadcastVariants = planned->variants;
-    if (planned->variants > 1)
+    // A specialized compile decides the relations itself: one program.
+    const bool speculated = info.variants > 1;
+    runReport.broadcastVariants = info.variants;
+    if (speculated)
       runReport.broadcastVariant = planned->chosen;
     int kernels = 0;
     for (const HostStep &step : plan->host.steps)
       kernels += step.kind == HostStep::Kind::Launch;
     std::string variantText =
-        planned->variants > 1
+        speculated
             ? absl::StrFormat(" (in variant %d of %d broadcast variants, the one this run takes)",
                               planned->chosen, planned->variants)
             : "";

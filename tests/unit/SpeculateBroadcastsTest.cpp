@@ -104,6 +104,26 @@ TEST(SpeculateBroadcastsTest, ManyFactsAreCappedFewestOnesFirst) {
   for (size_t v = 1; v < 9; ++v)
     EXPECT_EQ(capped->at(v).assumptions.size(), 4u) << capped->at(v).str();
   EXPECT_NE(capped->at(8).str().find("== 1"), std::string::npos);
+
+  // Compiled, the capped variants run what they cover; dims beyond them
+  // (three of 1) are an error that says what to do.
+  CompileOptions options;
+  options.useCache = false;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = compileFunction(f, options);
+  ASSERT_TRUE(executable.ok()) << executable.status().message();
+  EXPECT_EQ(speculatedVariantCount(**executable), 16u);
+  auto vector = [](int64_t n) { return HostTensor(ElementType::F32, {n}); };
+  std::vector<HostTensor> covered = {vector(1), vector(5), vector(4), vector(4),
+                                     vector(3), vector(3), vector(2), vector(2)};
+  EXPECT_TRUE(runExecutable(**executable, covered).ok());
+  std::vector<HostTensor> beyond = {vector(1), vector(5), vector(1), vector(4),
+                                    vector(1), vector(3), vector(2), vector(2)};
+  absl::StatusOr<std::vector<HostTensor>> refused = runExecutable(**executable, beyond);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find("has no compiled variant for these dims"),
+            std::string::npos)
+      << refused.status().message();
+  EXPECT_NE(refused.status().message().find("--specialize"), std::string::npos);
 }
 
 // Facts that rule a relation out (a range above 1) leave its variant out.
