@@ -140,6 +140,49 @@ llvm::Value *integerDivRem(llvm::IRBuilder<> &b, bool isDiv, ElementType type, l
 }
 
 /// A float compute value rounded to float type `to`, in `to`'s compute type.
+/// f64 to f32 rounded to odd: truncated toward zero, its last bit set when
+/// inexact. Rounding that to bf16 (nearest, ties to even) rounds the f64
+/// once, as the interpreter does: f32 keeps 16 more bits than bf16, and an
+/// odd last bit keeps an inexact value off the ties.
+llvm::Value *roundToOddFloat(llvm::IRBuilder<> &b, llvm::Value *x) {
+  llvm::Value *nearest = b.CreateFPTrunc(x, b.getFloatTy());
+  llvm::Value *back = b.CreateFPExt(nearest, b.getDoubleTy());
+  llvm::Value *bits = b.CreateBitCast(nearest, b.getInt32Ty());
+  llvm::Value *away = b.CreateFCmpOGT(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
+                                      b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x));
+  // One step toward zero in magnitude (the encoding is sign and magnitude).
+  bits = b.CreateSelect(away, b.CreateSub(bits, b.getInt32(1)), bits);
+  llvm::Value *inexact = b.CreateFCmpONE(back, x);
+  bits = b.CreateSelect(inexact, b.CreateOr(bits, b.getInt32(1)), bits);
+  return b.CreateBitCast(bits, b.getFloatTy());
+}
+
+/// i64 to f32 rounded to odd, for a single rounding on to bf16 (see
+/// roundToOddFloat): the magnitude's top 24 bits, the last one set when any
+/// bit below them is, scaled back by a power of two (all exact).
+llvm::Value *roundToOddFloatFromI64(llvm::IRBuilder<> &b, llvm::Value *x) {
+  llvm::Type *i64 = b.getInt64Ty();
+  llvm::Value *negative = b.CreateICmpSLT(x, b.getInt64(0));
+  llvm::Value *magnitude = b.CreateSelect(negative, b.CreateSub(b.getInt64(0), x), x);
+  llvm::Value *leading = b.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, magnitude, b.getTrue());
+  // Bits below the top 24: 64 - leading - 24, at least 0 (0 also for x = 0,
+  // whose ctlz is poison and is not selected).
+  llvm::Value *excess = b.CreateSub(b.getInt64(40), leading);
+  llvm::Value *shift = b.CreateSelect(
+      b.CreateOr(b.CreateICmpEQ(magnitude, b.getInt64(0)), b.CreateICmpSLT(excess, b.getInt64(0))),
+      b.getInt64(0), excess);
+  llvm::Value *top = b.CreateLShr(magnitude, shift);
+  llvm::Value *below =
+      b.CreateAnd(magnitude, b.CreateSub(b.CreateShl(b.getInt64(1), shift), b.getInt64(1)));
+  top = b.CreateOr(top, b.CreateZExt(b.CreateICmpNE(below, b.getInt64(0)), i64));
+  llvm::Value *value = b.CreateUIToFP(top, b.getFloatTy()); // exact: at most 24 bits
+  llvm::Value *scale = b.CreateBitCast(
+      b.CreateTrunc(b.CreateShl(b.CreateAdd(shift, b.getInt64(127)), 23), b.getInt32Ty()),
+      b.getFloatTy());
+  value = b.CreateFMul(value, scale);
+  return b.CreateSelect(negative, b.CreateFNeg(value), value);
+}
+
 llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x,
                           BFloatRounding rounding) {
   switch (to) {
@@ -150,8 +193,8 @@ llvm::Value *roundToFloat(llvm::IRBuilder<> &b, ElementType to, llvm::Value *x,
   case ElementType::F16:
     return b.CreateFPExt(b.CreateFPTrunc(x, b.getHalfTy()), b.getFloatTy());
   default:
-    // From f64 this rounds twice (through f32); a tie that the first
-    // rounding created can differ from the interpreter in the last bit.
+    if (x->getType()->isDoubleTy())
+      return roundFloatToBFloat(b, roundToOddFloat(b, x), rounding);
     return roundFloatToBFloat(b, b.CreateFPTrunc(x, b.getFloatTy()), rounding);
   }
 }
@@ -258,24 +301,38 @@ llvm::Value *emitCastOp(llvm::IRBuilder<> &b, ElementType from, ElementType to, 
       return roundToFloat(b, to, x, rounding);
     if (isBool(to))
       return b.CreateFCmpUNE(x, sameTypeConstant(x, 0.0)); // NaN gives 1
-    // NaN and infinities give 0, finite values truncate and wrap. Magnitudes
-    // beyond 2^63 saturate here, where the interpreter wraps them modulo
-    // 2^64: such casts differ (they are rare and not portable anyway).
-    llvm::Value *saturated =
+    // NaN and infinities give 0, finite values truncate toward zero and
+    // wrap modulo 2^width, as the interpreter does
+    // (ir/ScalarConversions.h), also beyond 2^63: such a float is its
+    // mantissa shifted left by at least 11, and the shift's low 64 bits are
+    // the value modulo 2^64 (exact integer arithmetic, no libm call).
+    llvm::Value *inRange =
         b.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {b.getInt64Ty(), x->getType()}, {x});
-    llvm::Value *isInfinite =
-        b.CreateFCmpOEQ(b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
-                        sameTypeConstant(x, std::numeric_limits<double>::infinity()));
-    llvm::Value *wrapped = b.CreateSelect(isInfinite, b.getInt64(0), saturated);
-    return b.CreateTrunc(wrapped, target);
+    llvm::Value *wide = x->getType()->isDoubleTy() ? x : b.CreateFPExt(x, b.getDoubleTy());
+    llvm::Value *bits = b.CreateBitCast(wide, b.getInt64Ty());
+    llvm::Value *exponent = b.CreateAnd(b.CreateLShr(bits, 52), b.getInt64(0x7ff));
+    llvm::Value *mantissa = b.CreateOr(b.CreateAnd(bits, b.getInt64((int64_t{1} << 52) - 1)),
+                                       b.getInt64(int64_t{1} << 52));
+    // value = mantissa * 2^(exponent - 1075); |value| >= 2^63 from exponent 1086.
+    llvm::Value *shift = b.CreateSub(exponent, b.getInt64(1075));
+    llvm::Value *shiftable = b.CreateICmpULT(shift, b.getInt64(64));
+    llvm::Value *magnitude = b.CreateSelect(
+        shiftable, b.CreateShl(mantissa, b.CreateSelect(shiftable, shift, b.getInt64(0))),
+        b.getInt64(0)); // NaN and infinities (exponent 0x7ff) give 0 here
+    llvm::Value *negative = b.CreateICmpSLT(bits, b.getInt64(0));
+    llvm::Value *beyond =
+        b.CreateSelect(negative, b.CreateSub(b.getInt64(0), magnitude), magnitude);
+    llvm::Value *isBeyond = b.CreateICmpUGE(exponent, b.getInt64(1086));
+    return b.CreateTrunc(b.CreateSelect(isBeyond, beyond, inRange), target);
   }
   bool sourceUnsigned = !isSignedInteger(from); // u8 and i1
   if (isFloat(to)) {
     // Integer to float rounds once, directly to the target type.
     llvm::Type *direct = storageType(context, to);
     if (to == ElementType::BF16) {
-      // Through f64 (exact for up to 53 bits) then to bf16; i64 beyond 2^53
-      // can round twice.
+      if (from == ElementType::I64)
+        return roundFloatToBFloat(b, roundToOddFloatFromI64(b, x), rounding);
+      // Exact in f64, then rounded once (through f32 rounded to odd).
       llvm::Value *wide =
           sourceUnsigned ? b.CreateUIToFP(x, b.getDoubleTy()) : b.CreateSIToFP(x, b.getDoubleTy());
       return roundToFloat(b, to, wide, rounding);
