@@ -82,11 +82,12 @@ CompileCache &compileCache() {
 }
 
 /// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
-/// device's queried ones.
-absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name) {
+/// device's queried ones, and the float mode of `options`.
+absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name, const CompileOptions &options) {
   XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(name));
   NvptxOptions nvptx;
   nvptx.limits = std::move(limits);
+  nvptx.flushDenormals = options.flushDenormals;
   return nvptx;
 }
 
@@ -126,7 +127,7 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
   if (isCudaDeviceName(options.device) || isNvidiaPresetName(options.device)) {
     // A present GPU's limits are queried once, for planning and code
     // generation; a preset's are known.
-    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device));
+    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device, options));
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
     stages.planSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
@@ -135,7 +136,8 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
     return CompiledProgram{std::move(plan.host), "ptx", {std::move(ptx)}};
   }
   if (isNvptxSimulationName(options.device)) {
-    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(simulatedNvidiaTarget(options.device)));
+    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx,
+                        nvptxOptionsFor(simulatedNvidiaTarget(options.device), options));
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
     stages.planSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
@@ -418,14 +420,14 @@ absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
   XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
   if (variant)
     return planNvidiaFunction(*variant->functions().front(), options, target);
-  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
+  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target, options));
   return planForNvptx(function, options, nvptx);
 }
 
 absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
                                               const CompileOptions &options,
                                               std::string_view target, bool llvmIR) {
-  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target));
+  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target, options));
   XS_ASSIGN_OR_RETURN(ProgramPlan plan, planNvidiaFunction(function, options, target));
   return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }

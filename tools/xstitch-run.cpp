@@ -99,7 +99,8 @@ const std::vector<FlagSpec> kFlags = {
      "the persistent compile cache (default: $XSTITCH_CACHE_DIR, else $XDG_CACHE_HOME/xstitch, "
      "else ~/.cache/xstitch; off: none)"},
     {"keep-denormals", false, false, "",
-     "CPU kernels keep subnormal floats (default: flushed to zero, as XLA's CPU runtime does)"},
+     "kernels keep subnormal floats (default: flushed to zero on every device, as XLA's CPU "
+     "runtime does)"},
     {"help", false, false, "", "show this help"},
 };
 

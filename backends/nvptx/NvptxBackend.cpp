@@ -28,6 +28,11 @@ absl::StatusOr<std::unique_ptr<llvm::Module>> emitNvptxModule(const ProgramPlan 
   NvptxTarget target(nvptxTargetDescription(options),
                      module->getDataLayout().getStringRepresentation());
   XS_RETURN_IF_ERROR(emitProgramKernels(program, target, *module));
+  // NVPTX chooses the .ftz forms from the functions' f32 denormal mode.
+  if (options.flushDenormals)
+    for (llvm::Function &function : *module)
+      if (!function.isDeclaration())
+        function.addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
   return module;
 }
 

@@ -24,6 +24,9 @@ struct NvptxOptions {
   NvidiaDeviceLimits limits; // of the GPU compiled for (limits.arch names the PTX target)
   int64_t lanesPerBlock = 256;
   int optLevel = 3;
+  /// f32 arithmetic flushes subnormal inputs and results to zero (PTX's
+  /// .ftz), as the CPU does by default; false keeps them (--keep-denormals).
+  bool flushDenormals = true;
 };
 
 /// The GPU described for the planner (nvidiaTargetDescription).
