@@ -1,6 +1,6 @@
 // Element-wise ops: unary, binary, compare, select, cast. Floats compute in
-// f64 without rounding to their type (only cast rounds); integers compute
-// exactly and wrap to the result type's width.
+// f64 (evaluateOp rounds the result to its type unless asked not to);
+// integers compute exactly and wrap to the result type's width.
 
 #include <cassert>
 #include <cmath>

@@ -193,7 +193,12 @@ absl::StatusOr<HostTensor> evaluateOp(const Operation &op,
   interp::OpContext ctx{op, operands, bindings, type.elementType(), *shape};
   if (absl::Status s = interp::checkOperands(ctx); !s.ok())
     return s;
-  return interp::dispatch(ctx);
+  absl::StatusOr<HostTensor> result = interp::dispatch(ctx);
+  ElementType elementType = type.elementType();
+  if (result.ok() && options.roundEachOp && isFloat(elementType) && elementType != ElementType::F64)
+    for (double &v : result->floats())
+      v = roundToFloatType(v, elementType);
+  return result;
 }
 
 absl::StatusOr<DimBindings> bindDims(const Function &function,

@@ -27,6 +27,13 @@ struct InterpreterOptions {
   /// Upper bound on the elements of any one tensor, so a typo in --dim cannot
   /// exhaust memory; exceeding it is an error.
   int64_t maxElementsPerTensor = int64_t(1) << 31;
+  /// Each op's float results are rounded to their element type (f32, f16,
+  /// bf16), as compiled code stores them, so the interpreter is the
+  /// reference for what the IR means: `(x*1e30*1e30)/1e30` overflows to inf
+  /// in f32. false: f64 throughout, without rounding between ops (only
+  /// `cast` rounds), the exact result of the graph (`xstitch-run
+  /// --oracle=f64`).
+  bool roundEachOp = true;
 };
 
 /// Binds symbolic dims from the parameter shapes: a dim that is a bare symbol

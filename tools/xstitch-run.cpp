@@ -66,6 +66,10 @@ const std::vector<FlagSpec> kFlags = {
      "compiling the case's values in"},
     {"check", false, false, "",
      "compare every result with the reference interpreter on the untransformed graph"},
+    {"oracle", true, false, "rounded|f64",
+     "what --check compares with: the interpreter rounding each op's floats to their type, as "
+     "compiled code stores them (rounded, the default), or computing in f64 throughout, the "
+     "graph's exact value (f64)"},
     {"bench", false, false, "", "time the run: median over --iters runs after one warm-up"},
     {"iters", true, false, "N", "runs for --bench (default 10)"},
     {"report", true, false, "json",
@@ -371,6 +375,12 @@ int run(int argc, char **argv) {
     printUsage(std::cout);
     return kExitOk;
   }
+  if (std::string oracle = args->get("oracle", "rounded"); oracle != "rounded" && oracle != "f64")
+    return report(absl::InvalidArgumentError(
+        absl::StrCat("--oracle needs rounded or f64, got '", oracle, "'")));
+  if (args->has("oracle") && !args->has("check"))
+    return report(absl::InvalidArgumentError("--oracle says what --check compares with; pass "
+                                             "--check too"));
   if (args->has("conformance")) {
     ConformanceOptions options;
     options.dir = args->get("conformance");
@@ -696,11 +706,14 @@ int run(int argc, char **argv) {
   }
 
   if (args->has("check")) {
+    InterpreterOptions oracle;
+    oracle.roundEachOp = args->get("oracle", "rounded") != "f64";
     absl::StatusOr<std::unique_ptr<Module>> reference = loadModule(path, {"shape-inference"});
     if (!reference.ok())
       return report(reference.status());
     Function *refFunction = (*reference)->lookup((*function)->name());
-    absl::StatusOr<std::vector<HostTensor>> refOutputs = interpret(*refFunction, inputs->tensors);
+    absl::StatusOr<std::vector<HostTensor>> refOutputs =
+        interpret(*refFunction, inputs->tensors, oracle);
     if (!refOutputs.ok())
       return report(refOutputs.status());
     bool checkPassed = true;

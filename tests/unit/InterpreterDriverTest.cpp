@@ -32,14 +32,35 @@ TEST(InterpreterDriver, RunsAChainAndReturnsParamsAndSeveralResults) {
   expectFloats((*results)[2], ET::F32, {2}, {4, 9});
 }
 
-TEST(InterpreterDriver, FloatsAreNotRoundedBetweenOps) {
-  // 1 + 2^-30 is not an f32, but only a cast rounds: (x + e) - x keeps e.
+TEST(InterpreterDriver, FloatsAreRoundedAfterEachOpUnlessAskedForF64) {
+  // 1 + 2^-30 is not an f32: rounded after the add, (x + e) - x is 0, as
+  // compiled code computes it; in f64 throughout it keeps e.
   const char *text = R"(func @f(%x: f32[1], %e: f32[1]) -> (y) {
   %s = add %x, %e
   %y = sub %s, %x
   return %y
 })";
-  expectFloats(interpretOne(text, {f32({1}, {1}), f32({1}, {0x1p-30})}), ET::F32, {1}, {0x1p-30});
+  std::vector<HostTensor> inputs = {f32({1}, {1}), f32({1}, {0x1p-30})};
+  expectFloats(interpretOne(text, inputs), ET::F32, {1}, {0});
+  InterpreterOptions f64;
+  f64.roundEachOp = false;
+  expectFloats(interpretOne(text, inputs, f64), ET::F32, {1}, {0x1p-30});
+}
+
+TEST(InterpreterDriver, F32OverflowIsInfAsInCompiledCode) {
+  // Hugging Face's (1 - mask) * finfo(f32).min and x*1e30*1e30/1e30.
+  const char *text = R"(func @f(%x: f32[2], %c: f32[2]) -> (y) {
+  %p = mul %x, %c
+  %q = mul %p, %c
+  %y = div %q, %c
+  return %y
+})";
+  std::vector<HostTensor> inputs = {f32({2}, {1, -2}), f32({2}, {1e30, 1e30})};
+  expectFloats(interpretOne(text, inputs), ET::F32, {2},
+               {std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()});
+  InterpreterOptions f64;
+  f64.roundEachOp = false;
+  expectFloats(interpretOne(text, inputs, f64), ET::F32, {2}, {1e30, -2e30}, 1e-7);
 }
 
 TEST(InterpreterDriver, BindDimsBindsSymbolsFromParameters) {

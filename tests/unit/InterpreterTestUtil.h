@@ -63,8 +63,9 @@ interpretText(std::string_view text, const std::vector<HostTensor> &inputs,
 
 /// Like interpretText, for a function with one result; a failure is reported
 /// to gtest and gives an empty tensor.
-inline HostTensor interpretOne(std::string_view text, const std::vector<HostTensor> &inputs) {
-  absl::StatusOr<std::vector<HostTensor>> results = interpretText(text, inputs);
+inline HostTensor interpretOne(std::string_view text, const std::vector<HostTensor> &inputs,
+                               const InterpreterOptions &options = {}) {
+  absl::StatusOr<std::vector<HostTensor>> results = interpretText(text, inputs, options);
   if (!results.ok()) {
     ADD_FAILURE() << results.status().message();
     return HostTensor();
@@ -98,12 +99,16 @@ inline bool sameDouble(double actual, double expected, double tolerance) {
 }
 
 /// Checks type, shape and float values (NaN matches NaN; `tolerance` is
-/// relative above 1, absolute below; 0 means exact).
+/// relative above 1, absolute below; 0 means exact). The expected values are
+/// exact: they are rounded to `type` first, as the interpreter rounds each
+/// op's results (InterpreterOptions::roundEachOp).
 inline void expectFloats(const HostTensor &t, ElementType type, std::vector<int64_t> shape,
                          std::vector<double> expected, double tolerance = 0.0) {
   ASSERT_EQ(t.elementType(), type) << t.typeStr();
   ASSERT_EQ(t.shape(), shape) << t.typeStr();
   ASSERT_EQ(t.floats().size(), expected.size());
+  for (double &e : expected)
+    e = roundToFloatType(e, type);
   for (size_t i = 0; i < expected.size(); ++i)
     EXPECT_TRUE(sameDouble(t.floats()[i], expected[i], tolerance))
         << "element " << i << ": got " << t.floats()[i] << ", expected " << expected[i];

@@ -15,6 +15,7 @@
 #include "runtime/Tensor.h"
 #include "tests/unit/SourceDir.h"
 #include "tests/unit/TestDevices.h"
+#include "tools/common/TensorCompare.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
 #include "gtest/gtest.h"
@@ -94,9 +95,12 @@ void expectMatchesInterpreter(const Compiled &c, const std::vector<HostTensor> &
     HostTensor actual = toHostTensor((*outputs)[r].view());
     const HostTensor &want = (*expected)[r];
     ASSERT_EQ(actual.shape(), want.shape()) << "result " << r;
+    // An f16 or bf16 result may round the other way from a nearby f32.
+    Tolerance dtype = defaultTolerance(want.elementType());
+    double atol = std::max(1e-4, dtype.atol), rtol = std::max(1e-4, dtype.rtol);
     for (int64_t i = 0; i < want.numElements(); ++i) {
       double a = actual.getDouble(i), e = want.getDouble(i);
-      ASSERT_NEAR(a, e, 1e-4 + 1e-4 * std::fabs(e)) << "result " << r << " element " << i;
+      ASSERT_NEAR(a, e, atol + rtol * std::fabs(e)) << "result " << r << " element " << i;
     }
   }
 }
