@@ -96,7 +96,7 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
                 << graph.text << std::endl;
     }
     absl::StatusOr<DifferentialResult> result =
-        runDifferential(graph.text, inputs, options, graph.tolerance);
+        runDifferential(graph.text, inputs, options, graph.tolerances);
     if (result.ok() && result->passed)
       continue;
     std::lock_guard<std::mutex> lock(state.printMutex);

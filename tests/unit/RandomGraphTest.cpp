@@ -75,7 +75,7 @@ TEST_P(RandomGraphTest, CompiledMatchesInterpreter) {
     options.device = std::get<1>(GetParam());
     options.streamingStoreBytes = round == 1 ? 1 : 0;
     absl::StatusOr<DifferentialResult> result =
-        runDifferential(graph.text, randomGraphInputs(graph, dims, rng), options, graph.tolerance);
+        runDifferential(graph.text, randomGraphInputs(graph, dims, rng), options, graph.tolerances);
     ASSERT_TRUE(result.ok()) << "seed " << seed << " dims " << dimText << ": "
                              << result.status().message() << "\n"
                              << graph.text;

@@ -62,6 +62,13 @@ absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
                                                    const std::vector<HostTensor> &inputs,
                                                    const CompileOptions &options,
                                                    Tolerance tolerance) {
+  return runDifferential(text, inputs, options, std::vector<Tolerance>{tolerance});
+}
+
+absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
+                                                   const std::vector<HostTensor> &inputs,
+                                                   const CompileOptions &options,
+                                                   const std::vector<Tolerance> &tolerances) {
   absl::StatusOr<std::unique_ptr<Module>> reference =
       parseSingleFunction(text, {"shape-inference"});
   if (!reference.ok())
@@ -86,9 +93,13 @@ absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
   if (actual->size() != expected->size())
     return absl::InternalError(absl::StrCat("the compiled function returned ", actual->size(),
                                             " results, the interpreter ", expected->size()));
+  if (tolerances.size() != 1 && tolerances.size() != actual->size())
+    return absl::InternalError(
+        absl::StrCat(tolerances.size(), " tolerances for ", actual->size(), " results"));
   DifferentialResult result;
   result.passed = true;
   for (size_t i = 0; i < actual->size(); ++i) {
+    Tolerance tolerance = tolerances[tolerances.size() == 1 ? 0 : i];
     std::string diff =
         describeMismatch(refFunction.results()[i].name, (*actual)[i], (*expected)[i], tolerance);
     if (!diff.empty()) {

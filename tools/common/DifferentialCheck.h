@@ -43,6 +43,11 @@ absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
                                                    const std::vector<HostTensor> &inputs,
                                                    const CompileOptions &options,
                                                    Tolerance tolerance);
+/// The same with a tolerance per result (RandomGraph::tolerances).
+absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
+                                                   const std::vector<HostTensor> &inputs,
+                                                   const CompileOptions &options,
+                                                   const std::vector<Tolerance> &tolerances);
 
 /// The comparison of one result for people: "" when it passes.
 std::string describeMismatch(const std::string &name, const HostTensor &actual,

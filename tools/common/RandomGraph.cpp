@@ -6,6 +6,7 @@
 #include <functional>
 #include <numeric>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -267,8 +268,20 @@ RandomGraph Generator::run(uint64_t seed) {
         if (!std::ranges::count(g.symbols, s))
           g.symbols.push_back(s);
   std::sort(g.symbols.begin(), g.symbols.end());
-  if (lowPrecision_)
-    g.tolerance = {3e-2, 3e-2};
+  // A value depends on a low-precision one when an operand (a `%name` on
+  // the right of its line) does; lines come in definition order.
+  absl::flat_hash_set<std::string> low(lowPrecision_.begin(), lowPrecision_.end());
+  for (const std::string &line : lines_) {
+    size_t eq = line.find(" = ");
+    std::string name = line.substr(line.find('%') + 1, eq - line.find('%') - 1);
+    for (size_t at = line.find('%', eq); at != std::string::npos; at = line.find('%', at + 1)) {
+      size_t end = line.find_first_of(" ,:}", at);
+      if (low.contains(line.substr(at + 1, end == std::string::npos ? end : end - at - 1)))
+        low.insert(name);
+    }
+  }
+  for (const std::string &result : results)
+    g.tolerances.push_back(low.contains(result) ? Tolerance{3e-2, 3e-2} : Tolerance{1e-3, 1e-3});
   std::vector<std::string> resultNames, returned;
   for (size_t i = 0; i < results.size(); ++i) {
     resultNames.push_back(absl::StrCat("r", i));

@@ -100,7 +100,9 @@ private:
   int targetOps_ = 0;
   int numOps_ = 0;
   int nextValue_ = 0;
-  bool lowPrecision_ = false;
+  // Values that rounded an inexact value to f16 or bf16 (genCast); what
+  // depends on them compares with a looser tolerance.
+  std::vector<std::string> lowPrecision_;
   std::vector<std::string> paramDecls_;
   std::vector<RandomGraphParam> params_;
   std::vector<std::string> boundSymbols_; // symbols some parameter binds

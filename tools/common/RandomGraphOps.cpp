@@ -167,9 +167,10 @@ bool Generator::genCast() {
     // A round trip through a 16-bit float: exact inputs stay exact (both
     // sides round the same value), others need a looser tolerance.
     ElementType t = chance(0.5) ? ElementType::F16 : ElementType::BF16;
+    GenValue rounded = withType(x, t);
     if (!x.exact)
-      lowPrecision_ = true;
-    values_.push_back(withType(withType(x, t), ElementType::F32));
+      lowPrecision_.push_back(rounded.name);
+    values_.push_back(withType(rounded, ElementType::F32));
     return true;
   }
   default: {
