@@ -5,8 +5,9 @@
 // text IR, for differential testing of compiled code against the reference
 // interpreter (RandomGraphTest, xstitch-graph-fuzz).
 //
-// The interpreter computes in f64 and the compiled code in the element type,
-// so a graph must not amplify rounding differences into mismatches. The
+// The interpreter rounds each op's result to its type as compiled code does,
+// but math functions and summation orders differ in the last bits, so a
+// graph must not amplify such differences into mismatches. The
 // generator therefore keeps every value's magnitude bounded (tanh or an exact
 // power-of-two scale when a bound grows), feeds domain-restricted functions
 // only valid arguments (log(|x| + 1), rsqrt(|x| + 1), ...), and applies
