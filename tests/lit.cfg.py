@@ -32,12 +32,16 @@ config.environment["XSTITCH_CACHE_DIR"] = "off"
 
 # `REQUIRES: cuda-driver` / `UNSUPPORTED: cuda-driver`: the NVIDIA driver
 # library loads (a GPU machine), or not.
+# Where XSTITCH_REQUIRE_DEVICE=cuda asks for the GPU (CI's GPU runners), its
+# absence fails the run instead of leaving the GPU tests unsupported.
 try:
     import ctypes
     ctypes.CDLL("libcuda.so.1")
     config.available_features.add("cuda-driver")
-except OSError:
-    pass
+except OSError as error:
+    if os.environ.get("XSTITCH_REQUIRE_DEVICE") == "cuda":
+        lit_config.fatal("XSTITCH_REQUIRE_DEVICE=cuda but the NVIDIA driver library does not "
+                         "load (%s): the GPU tests would not run" % error)
 
 # `REQUIRES: ptxas`: tests that assemble emitted PTX with the CUDA toolkit's
 # ptxas; lit reports them UNSUPPORTED where CMake found none.
