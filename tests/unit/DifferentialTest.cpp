@@ -113,6 +113,26 @@ std::vector<OpCase> allCases() {
   c.push_back({"cast_i64_i8", oneOp("%x: i64[N, M]", "cast %x {to = i8}"), {{"x", {-1000, 1000}}}});
   c.push_back({"cast_f16_f32", oneOp("%x: f16[N, M]", "cast %x {to = f32}")});
 
+  // Values near the types' limits: f32 and f16 sums and products that
+  // overflow to inf (the interpreter rounds each op, as compiled code
+  // does), integers that wrap, float -> integer casts beyond the target's
+  // range and beyond 2^63, which wrap modulo 2^width.
+  c.push_back({"add_f32_overflow", binaryF("add"), {{"a", {1e38, 3.4e38}}, {"b", {1e38, 3.4e38}}}});
+  c.push_back({"mul_f32_overflow", binaryF("mul"), {{"a", {-2e19, 2e19}}, {"b", {1e19, 2e19}}}});
+  c.push_back(
+      {"add_f16_overflow", binaryF("add", "f16"), {{"a", {3e4, 65504}}, {"b", {3e4, 65504}}}});
+  c.push_back({"add_i32_wrap",
+               binaryF("add", "i32"),
+               {{"a", {1 << 30, 2147483647}}, {"b", {1 << 30, 2147483647}}}});
+  c.push_back({"mul_i8_wrap", binaryF("mul", "i8"), {{"a", {-128, 128}}, {"b", {-128, 128}}}});
+  c.push_back(
+      {"cast_f32_i32_wrap", oneOp("%x: f32[N, M]", "cast %x {to = i32}"), {{"x", {-1e10, 1e10}}}});
+  c.push_back({"cast_f32_i64_beyond",
+               oneOp("%x: f32[N, M]", "cast %x {to = i64}"),
+               {{"x", {-1e20, 1e20}}}});
+  c.push_back(
+      {"cast_f64_u8_wrap", oneOp("%x: f64[N, M]", "cast %x {to = u8}"), {{"x", {-1e4, 1e4}}}});
+
   // Sources (used by an op so that they are not folded into a result).
   c.push_back({"constant", "func @f(%x: f32[N, M]) -> (y) {\n  %c = constant {value = 0.75} : "
                            "f32[N, M]\n  %y = mul %x, %c\n  return %y\n}\n"});
@@ -319,12 +339,38 @@ std::vector<HostTensor> makeInputs(const Function &f, const OpCase &c, const Dim
 // which rounds each result to its type, agree bit for bit (the random
 // inputs are normal numbers, so flushing subnormals changes nothing).
 bool isExact(const std::string &name) {
-  static const absl::flat_hash_set<std::string> exact = {
-      "neg",          "abs",         "sign",         "floor",         "ceil",         "round",
-      "sqrt",         "reciprocal",  "add",          "sub",           "mul",          "max",
-      "min",          "div",         "add_f16",      "mul_bf16",      "sub_f64",      "select",
-      "cast_f32_i32", "cast_f32_i8", "cast_f32_f16", "cast_f32_bf16", "cast_f32_f64", "cast_f32_i1",
-      "cast_i32_f32", "cast_f16_f32"};
+  static const absl::flat_hash_set<std::string> exact = {"neg",
+                                                         "abs",
+                                                         "sign",
+                                                         "floor",
+                                                         "ceil",
+                                                         "round",
+                                                         "sqrt",
+                                                         "reciprocal",
+                                                         "add",
+                                                         "sub",
+                                                         "mul",
+                                                         "max",
+                                                         "min",
+                                                         "div",
+                                                         "add_f16",
+                                                         "mul_bf16",
+                                                         "sub_f64",
+                                                         "select",
+                                                         "cast_f32_i32",
+                                                         "cast_f32_i8",
+                                                         "cast_f32_f16",
+                                                         "cast_f32_bf16",
+                                                         "cast_f32_f64",
+                                                         "cast_f32_i1",
+                                                         "cast_i32_f32",
+                                                         "cast_f16_f32",
+                                                         "add_f32_overflow",
+                                                         "mul_f32_overflow",
+                                                         "add_f16_overflow",
+                                                         "cast_f32_i32_wrap",
+                                                         "cast_f32_i64_beyond",
+                                                         "cast_f64_u8_wrap"};
   return exact.contains(name) || absl::StartsWith(name, "compare");
 }
 
