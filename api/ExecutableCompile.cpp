@@ -1,6 +1,9 @@
 // xs_executable_compile: a module's function compiled for a device through
 // the context's compile caches (in memory, then on disk).
 
+#include <cstdlib>
+#include <string>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
@@ -79,6 +82,10 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     compile.device = device;
     compile.fusion = XS_API_FIELD(options, disable_fusion, 0) == 0;
     compile.flushDenormals = XS_API_FIELD(options, keep_denormals, 0) == 0;
+    const char *syncFromEnvironment = std::getenv("XSTITCH_SYNC_LAUNCHES");
+    compile.syncLaunches =
+        XS_API_FIELD(options, sync_launches, 0) != 0 ||
+        (syncFromEnvironment != nullptr && std::string(syncFromEnvironment) == "1");
     compile.threads = ctx->threads;
     compile.diskCache = ctx->diskCache;
     const char *cpu = XS_API_FIELD(options, cpu, nullptr);

@@ -65,7 +65,7 @@ std::string cacheKeyText(const Function &function, const CompileOptions &options
       compilerIdentity(), "\ndevice=", options.device, "\ntarget=", resolvedTarget(options),
       "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
       "\nflush_denormals=", options.flushDenormals ? 1 : 0,
-      "\nblock_elements=", options.blockElements,
+      "\nsync_launches=", options.syncLaunches ? 1 : 0, "\nblock_elements=", options.blockElements,
       "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
       "\nfeatures=", options.features, "\nspecialize=", specializationText(options), "\n",
       // Weights enter the key as their digests: printing them would cost
@@ -336,6 +336,7 @@ absl::StatusOr<std::shared_ptr<Executable>> loadProgram(CompiledProgram program,
   load.device = options.device;
   load.threads = options.threads;
   load.flushDenormals = options.flushDenormals;
+  load.syncLaunches = options.syncLaunches;
   return loadCompiledProgram(std::move(program), load);
 }
 

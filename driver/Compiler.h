@@ -32,6 +32,9 @@ struct CompileOptions {
   /// CPU kernels flush subnormal floats to zero (runtime/cpu/DenormalFlush.h;
   /// false: --keep-denormals).
   bool flushDenormals = true;
+  /// On a GPU, each launch is waited for, so a faulting kernel is named
+  /// (--sync-launches; cuda::CudaContextOptions::syncLaunches).
+  bool syncLaunches = false;
   /// Elements a CPU block gets at least; 0: the target's default. Small
   /// values make the split and packed mappings of large shapes appear at
   /// small ones (tests and the random-graph fuzzer use them).

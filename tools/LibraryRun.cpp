@@ -85,6 +85,7 @@ LibraryExecutable::compileModule(xs_module_t *module, const std::string &functio
   compile.function = function.c_str();
   compile.disable_fusion = options.fusion ? 0 : 1;
   compile.keep_denormals = options.flushDenormals ? 0 : 1;
+  compile.sync_launches = options.syncLaunches ? 1 : 0;
   compile.cpu = options.cpu.empty() ? nullptr : options.cpu.c_str();
   compile.cpu_features = options.features.empty() ? nullptr : options.features.c_str();
   compile.block_elements = options.blockElements;

@@ -102,6 +102,9 @@ const std::vector<FlagSpec> kFlags = {
     {"cache-dir", true, false, "PATH|off",
      "the persistent compile cache (default: $XSTITCH_CACHE_DIR, else $XDG_CACHE_HOME/xstitch, "
      "else ~/.cache/xstitch; off: none)"},
+    {"sync-launches", false, false, "",
+     "on a GPU, wait for each kernel launch to finish so that a kernel that faults is named "
+     "(slower; XSTITCH_SYNC_LAUNCHES=1 does the same)"},
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero on every device, as XLA's CPU "
      "runtime does)"},
@@ -179,6 +182,7 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   options.device = "cpu";
   options.fusion = !args.has("no-fusion");
   options.flushDenormals = !args.has("keep-denormals");
+  options.syncLaunches = args.has("sync-launches");
   options.cpu = args.get("cpu");
   options.features = args.get("features");
   options.diskCache = diskCacheOptionsFor(args.get("cache-dir"));

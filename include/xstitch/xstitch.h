@@ -236,6 +236,10 @@ typedef struct xs_compile_options_t {
    * measured against); the executable then runs only at them. NULL or "":
    * shape-generic (the default). */
   const char *specialize;
+  /* Nonzero: on a GPU, wait for each kernel launch to finish, so that a
+   * kernel that faults is named in the run's error (slower; for debugging).
+   * XSTITCH_SYNC_LAUNCHES=1 in the environment does the same. */
+  int32_t sync_launches;
 } xs_compile_options_t;
 
 static inline void xs_compile_options_init(xs_compile_options_t *options) {

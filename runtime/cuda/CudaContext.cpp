@@ -42,6 +42,7 @@ CudaContext::create(const CudaDriver &driver, int ordinal, const CudaContextOpti
   XS_RETURN_IF_ERROR(
       driver.check(driver.cuDevicePrimaryCtxRetain(&context->context_, context->device_),
                    "cuDevicePrimaryCtxRetain"));
+  context->syncLaunches_ = options.syncLaunches;
   CachingAllocatorOptions memory;
   memory.maxCachedBytes = options.maxCachedBytes;
   context->deviceMemory_ = CachingAllocator::create(

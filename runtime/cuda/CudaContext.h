@@ -22,6 +22,10 @@ namespace xs::cuda {
 struct CudaContextOptions {
   /// Free device blocks kept for reuse at most.
   int64_t maxCachedBytes = int64_t{8} << 30;
+  /// Waits for each kernel launch to finish before the next step, so a
+  /// kernel that faults is named in the error (`--sync-launches`,
+  /// XSTITCH_SYNC_LAUNCHES=1): a debugging mode, slower.
+  bool syncLaunches = false;
 };
 
 class CudaContext : public std::enable_shared_from_this<CudaContext> {
@@ -36,6 +40,7 @@ public:
 
   const CudaDriver &driver() const { return driver_; }
   const CudaDeviceInfo &info() const { return info_; }
+  bool syncLaunches() const { return syncLaunches_; }
   /// "cuda:0".
   std::string name() const;
   /// The driver's status of `result` (CudaDriver::check).
@@ -63,6 +68,7 @@ private:
   CudaDeviceInfo info_;
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
+  bool syncLaunches_ = false;
   std::shared_ptr<CachingAllocator> deviceMemory_;
   std::shared_ptr<CachingAllocator> hostMemory_;
   std::mutex streamsMutex_;

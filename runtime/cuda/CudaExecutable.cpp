@@ -14,6 +14,21 @@ namespace xs::cuda {
 
 namespace {
 
+/// With CudaContextOptions::syncLaunches, waits for the launch just queued
+/// on `stream`: a fault surfaces here, named after its kernel, rather than
+/// at a later call.
+absl::Status finishLaunch(const CudaContext &ctx, CUstream stream, const std::string &kernel) {
+  if (!ctx.syncLaunches())
+    return absl::OkStatus();
+  absl::Status status = ctx.check(ctx.driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
+  if (status.ok())
+    return status;
+  return absl::Status(status.code(), strCat("kernel ", kernel,
+                                            " failed on the GPU (launches "
+                                            "synchronized): ",
+                                            status.message()));
+}
+
 // CUjit_option and CUfunction_attribute values (cuda.h); stable across
 // driver versions.
 constexpr int kJitErrorLogBuffer = 5;
@@ -378,11 +393,12 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
       int64_t blocks = std::min(grid, static_cast<int64_t>(perSM) * ctx.info().multiprocessors);
       int64_t blockBegin = 0;
       void *params[] = {&buffers, &dims, &blockBegin};
-      return ctx.check(ctx.driver().cuLaunchCooperativeKernel(
-                           cooperative.function, static_cast<unsigned>(blocks), 1, 1,
-                           static_cast<unsigned>(lanes), 1, 1, static_cast<unsigned>(shared),
-                           call.stream->get(), params),
-                       strCat("cuLaunchCooperativeKernel (", step.kernel, ")"));
+      XS_RETURN_IF_ERROR(ctx.check(ctx.driver().cuLaunchCooperativeKernel(
+                                       cooperative.function, static_cast<unsigned>(blocks), 1, 1,
+                                       static_cast<unsigned>(lanes), 1, 1,
+                                       static_cast<unsigned>(shared), call.stream->get(), params),
+                                   strCat("cuLaunchCooperativeKernel (", step.kernel, ")")));
+      return finishLaunch(ctx, call.stream->get(), step.kernel);
     }
   }
   for (const Kernel &kernel : kernels_[stepIndex][index]) {
@@ -400,6 +416,7 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
               kernel.function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(lanes), 1,
               1, static_cast<unsigned>(dynamicShared), call.stream->get(), params, nullptr),
           strCat("cuLaunchKernel (", step.kernel, ")")));
+      XS_RETURN_IF_ERROR(finishLaunch(ctx, call.stream->get(), step.kernel));
     }
   }
   return absl::OkStatus();

@@ -39,14 +39,15 @@ Device &cpuDevice(int threads, bool flushDenormals, bool simulation, bool cooper
 
 // One CUDA device per GPU. A GPU that cannot be opened is tried again at the
 // next load (the error may be transient).
-absl::StatusOr<Device *> cudaDevice(int ordinal) {
+absl::StatusOr<Device *> cudaDevice(int ordinal, bool syncLaunches) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<int, std::unique_ptr<Device>>();
+  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[ordinal];
+  std::unique_ptr<Device> &device = (*devices)[{ordinal, syncLaunches}];
   if (!device) {
     cuda::CudaDeviceOptions cudaOptions;
     cudaOptions.ordinal = ordinal;
+    cudaOptions.context.syncLaunches = syncLaunches;
     XS_ASSIGN_OR_RETURN(device, cuda::createCudaDevice(cudaOptions));
   }
   return device.get();
@@ -105,7 +106,7 @@ absl::StatusOr<std::shared_ptr<Executable>> loadCompiledProgram(CompiledProgram 
   }
   if (isCudaDeviceName(options.device)) {
     XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(options.device));
-    XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal));
+    XS_ASSIGN_OR_RETURN(Device * device, cudaDevice(ordinal, options.syncLaunches));
     return device->load(std::move(program));
   }
   if (isNvptxSimulationName(options.device))

@@ -48,6 +48,7 @@ struct LoadOptions {
   std::string device = "cpu";
   int threads = 0;            // CPU workers; 0: all cores
   bool flushDenormals = true; // runtime/cpu/DenormalFlush.h
+  bool syncLaunches = false;  // GPUs: cuda::CudaContextOptions::syncLaunches
 };
 
 /// Loads `program` on the process's device `options.device`. A GPU that

@@ -46,6 +46,7 @@ struct FakeGpu {
   /// Called at each launch: what the "kernel" does to its buffers.
   void (*kernelEffect)(const RecordedLaunch &) = nullptr;
   bool rejectPtx = false;
+  CUresult syncResult = 0; // what stream synchronization answers (700: a faulted kernel)
   int hostToDevice = 0, deviceToHost = 0, deviceToDevice = 0; // copies queued
   std::vector<CUstream> launchStreams, synchronized;
   /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
@@ -168,7 +169,7 @@ CUresult fakeStreamCreate(CUstream *stream, unsigned) {
 CUresult fakeStreamDestroy(CUstream) { return 0; }
 CUresult fakeStreamSynchronize(CUstream stream) {
   gpu->synchronized.push_back(stream);
-  return 0;
+  return gpu->syncResult;
 }
 CUresult fakeOccupancy(int *blocks, CUfunction, int, size_t) {
   *blocks = gpu->occupancy;
@@ -253,7 +254,8 @@ protected:
   /// `text` through the default pipeline, planned and compiled to PTX for
   /// the recording GPU (an H200's limits), loaded on it.
   absl::StatusOr<std::shared_ptr<Executable>> load(const std::string &text,
-                                                   std::unique_ptr<Module> &module) {
+                                                   std::unique_ptr<Module> &module,
+                                                   const CudaDeviceOptions &options = {}) {
     XS_ASSIGN_OR_RETURN(module, parseModule(text, "test.xs"));
     XS_RETURN_IF_ERROR(runPipeline(*module, defaultPipeline(), {}));
     XS_ASSIGN_OR_RETURN(CudaDeviceInfo info, driver_.deviceInfo(0));
@@ -262,7 +264,7 @@ protected:
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planProgram(*module->functions().front(),
                                                       nvptxTargetDescription(nvptx), {}));
     XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
-    XS_ASSIGN_OR_RETURN(device_, createCudaDevice(driver_, {}));
+    XS_ASSIGN_OR_RETURN(device_, createCudaDevice(driver_, options));
     return device_->load(CompiledProgram{plan.host, "ptx", {ptx}});
   }
 
@@ -402,6 +404,40 @@ TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
     EXPECT_EQ(launch.buffers, state_.launches[0].buffers);
     EXPECT_FALSE(launch.cooperative);
   }
+}
+
+// --sync-launches: every launch is waited for, and a kernel that faults is
+// named in the run's error rather than surfacing at a later call.
+TEST_F(CudaDeviceTest, SynchronizedLaunchesNameTheKernelThatFaults) {
+  std::unique_ptr<Module> module;
+  const int64_t columns = 4325376;
+  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
+  TensorView input{ElementType::F32, {1, columns}, x.data()};
+  absl::StatusOr<std::shared_ptr<Executable>> plain = load(kRowSoftmax, module);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  ASSERT_TRUE((*plain)->run({input}).ok());
+  size_t plainSyncs = state_.synchronized.size();
+  ASSERT_EQ(state_.launches.size(), 6u);
+
+  state_.synchronized.clear();
+  state_.launches.clear();
+  CudaDeviceOptions options;
+  options.context.syncLaunches = true;
+  absl::StatusOr<std::shared_ptr<Executable>> synced = load(kRowSoftmax, module, options);
+  ASSERT_TRUE(synced.ok()) << synced.status();
+  ASSERT_TRUE((*synced)->run({input}).ok());
+  EXPECT_EQ(state_.synchronized.size(), plainSyncs + 6) << "one wait after each of 6 launches";
+
+  state_.launches.clear();
+  state_.syncResult = 700;
+  absl::StatusOr<std::vector<Tensor>> faulted = (*synced)->run({input});
+  ASSERT_FALSE(faulted.ok());
+  ASSERT_EQ(state_.launches.size(), 1u) << "the run stops at the kernel that faulted";
+  const std::string &step = (*synced)->plan().steps.at(0).kernel;
+  EXPECT_NE(faulted.status().message().find("kernel " + step + " failed on the GPU"),
+            std::string::npos)
+      << faulted.status().message();
+  state_.syncResult = 0;
 }
 
 TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
