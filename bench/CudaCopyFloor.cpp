@@ -23,7 +23,7 @@ absl::StatusOr<std::unique_ptr<CudaCopyFloor>> CudaCopyFloor::create(int ordinal
 
 absl::StatusOr<double> CudaCopyFloor::measure(int iters) {
   cuda::CudaContext &ctx = *context_;
-  XS_RETURN_IF_ERROR(ctx.makeCurrent());
+  XS_ASSIGN_OR_RETURN(cuda::CudaContext::CurrentScope current, ctx.makeCurrent());
   XS_ASSIGN_OR_RETURN(cuda::PooledStream stream, cuda::PooledStream::acquire(ctx));
   auto address = [](const std::shared_ptr<void> &block) {
     return static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));

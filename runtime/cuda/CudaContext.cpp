@@ -64,8 +64,13 @@ CudaContext::~CudaContext() {
 
 std::string CudaContext::name() const { return strCat("cuda:", info_.ordinal); }
 
-absl::Status CudaContext::makeCurrent() const {
-  return check(driver_.cuCtxSetCurrent(context_), "cuCtxSetCurrent");
+absl::StatusOr<CudaContext::CurrentScope> CudaContext::makeCurrent() const {
+  CUcontext previous = nullptr;
+  XS_RETURN_IF_ERROR(check(driver_.cuCtxGetCurrent(&previous), "cuCtxGetCurrent"));
+  if (previous == context_)
+    return CurrentScope(&driver_, previous, /*restore=*/false);
+  XS_RETURN_IF_ERROR(check(driver_.cuCtxSetCurrent(context_), "cuCtxSetCurrent"));
+  return CurrentScope(&driver_, previous, /*restore=*/true);
 }
 
 absl::StatusOr<CUstream> CudaContext::acquireStream() {
@@ -77,7 +82,7 @@ absl::StatusOr<CUstream> CudaContext::acquireStream() {
       return stream;
     }
   }
-  XS_RETURN_IF_ERROR(makeCurrent());
+  XS_ASSIGN_OR_RETURN(CurrentScope current, makeCurrent());
   // CU_STREAM_NON_BLOCKING: no implicit synchronization with the legacy
   // default stream other libraries in the process may use.
   constexpr unsigned kNonBlocking = 1;

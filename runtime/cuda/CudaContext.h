@@ -47,8 +47,32 @@ public:
   absl::Status check(CUresult result, std::string_view call) const {
     return driver_.check(result, call);
   }
-  /// Makes the primary context current on the calling thread.
-  absl::Status makeCurrent() const;
+  /// Makes the primary context current on the calling thread for the life
+  /// of the returned scope, which then gives the thread back the context
+  /// that was current before (the caller's, a framework's own).
+  class CurrentScope {
+  public:
+    CurrentScope(CurrentScope &&other) noexcept
+        : driver_(other.driver_), previous_(other.previous_), restore_(other.restore_) {
+      other.restore_ = false;
+    }
+    CurrentScope(const CurrentScope &) = delete;
+    CurrentScope &operator=(const CurrentScope &) = delete;
+    CurrentScope &operator=(CurrentScope &&) = delete;
+    ~CurrentScope() {
+      if (restore_)
+        (void)driver_->cuCtxSetCurrent(previous_);
+    }
+
+  private:
+    friend class CudaContext;
+    CurrentScope(const CudaDriver *driver, CUcontext previous, bool restore)
+        : driver_(driver), previous_(previous), restore_(restore) {}
+    const CudaDriver *driver_;
+    CUcontext previous_;
+    bool restore_;
+  };
+  absl::StatusOr<CurrentScope> makeCurrent() const;
 
   /// Device memory: blocks hold device addresses (CUdeviceptr) as void*.
   const std::shared_ptr<CachingAllocator> &deviceMemory() const { return deviceMemory_; }

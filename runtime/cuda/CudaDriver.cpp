@@ -72,6 +72,7 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuDevicePrimaryCtxRetain", d->cuDevicePrimaryCtxRetain);
   take("cuDevicePrimaryCtxRelease_v2", d->cuDevicePrimaryCtxRelease);
   take("cuCtxSetCurrent", d->cuCtxSetCurrent);
+  take("cuCtxGetCurrent", d->cuCtxGetCurrent);
   take("cuModuleLoadDataEx", d->cuModuleLoadDataEx);
   take("cuModuleUnload", d->cuModuleUnload);
   take("cuModuleGetFunction", d->cuModuleGetFunction);

@@ -62,6 +62,7 @@ struct CudaDriver {
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device) = nullptr;
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device) = nullptr;
   CUresult (*cuCtxSetCurrent)(CUcontext context) = nullptr;
+  CUresult (*cuCtxGetCurrent)(CUcontext *context) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned numOptions,
                                  int *options, void **values) = nullptr;
   CUresult (*cuModuleUnload)(CUmodule module) = nullptr;

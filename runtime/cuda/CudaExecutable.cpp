@@ -71,7 +71,7 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
   const HostPlan &plan = executable->plan_;
   CudaContext &ctx = *executable->context_;
   const CudaDriver &driver = ctx.driver();
-  XS_RETURN_IF_ERROR(ctx.makeCurrent());
+  XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
 
   bool hasLaunches = std::any_of(plan.steps.begin(), plan.steps.end(), [](const HostStep &step) {
     return step.kind == HostStep::Kind::Launch;
@@ -162,7 +162,9 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
 }
 
 CudaExecutable::~CudaExecutable() {
-  if (module_ != nullptr && context_->makeCurrent().ok())
+  if (module_ == nullptr)
+    return;
+  if (absl::StatusOr<CudaContext::CurrentScope> current = context_->makeCurrent(); current.ok())
     (void)context_->driver().cuModuleUnload(module_);
 }
 
@@ -171,9 +173,11 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   CudaContext &ctx = *context_;
   const CudaDriver &driver = ctx.driver();
   const bool resident = request.deviceMemory;
+  // Current until the call's stream and memory are given back (declared
+  // first, left last).
+  XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
   CallState call;
   RunResult result;
-  XS_RETURN_IF_ERROR(ctx.makeCurrent());
   if (request.stream != nullptr) {
     call.stream.emplace(PooledStream::borrow(ctx, static_cast<CUstream>(request.stream)));
   } else {

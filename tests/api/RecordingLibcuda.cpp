@@ -92,7 +92,15 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
   return 0;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return 0; }
-EXPORT CUresult cuCtxSetCurrent(CUcontext) { return 0; }
+thread_local CUcontext currentContext = nullptr;
+EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
+  currentContext = context;
+  return 0;
+}
+EXPORT CUresult cuCtxGetCurrent(CUcontext *context) {
+  *context = currentContext;
+  return 0;
+}
 EXPORT CUresult cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned, int *, void **) {
   std::lock_guard<std::mutex> lock(mutex);
   modules.push_back(static_cast<const char *>(image));

@@ -46,7 +46,8 @@ struct FakeGpu {
   /// Called at each launch: what the "kernel" does to its buffers.
   void (*kernelEffect)(const RecordedLaunch &) = nullptr;
   bool rejectPtx = false;
-  CUresult syncResult = 0; // what stream synchronization answers (700: a faulted kernel)
+  CUcontext current = nullptr; // the calling thread's current context
+  CUresult syncResult = 0;     // what stream synchronization answers (700: a faulted kernel)
   int hostToDevice = 0, deviceToHost = 0, deviceToDevice = 0; // copies queued
   std::vector<CUstream> launchStreams, synchronized;
   /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
@@ -96,7 +97,14 @@ CUresult fakeRetain(CUcontext *context, CUdevice) {
   return 0;
 }
 CUresult fakeRelease(CUdevice) { return 0; }
-CUresult fakeSetCurrent(CUcontext) { return 0; }
+CUresult fakeSetCurrent(CUcontext context) {
+  gpu->current = context;
+  return 0;
+}
+CUresult fakeGetCurrent(CUcontext *context) {
+  *context = gpu->current;
+  return 0;
+}
 CUresult fakeModuleLoad(CUmodule *module, const void *image, unsigned numOptions, int *options,
                         void **values) {
   if (gpu->rejectPtx) {
@@ -219,6 +227,7 @@ CudaDriver recordingDriver() {
   d.cuDevicePrimaryCtxRetain = fakeRetain;
   d.cuDevicePrimaryCtxRelease = fakeRelease;
   d.cuCtxSetCurrent = fakeSetCurrent;
+  d.cuCtxGetCurrent = fakeGetCurrent;
   d.cuModuleLoadDataEx = fakeModuleLoad;
   d.cuModuleUnload = fakeModuleUnload;
   d.cuModuleGetFunction = fakeGetFunction;
@@ -438,6 +447,20 @@ TEST_F(CudaDeviceTest, SynchronizedLaunchesNameTheKernelThatFaults) {
             std::string::npos)
       << faulted.status().message();
   state_.syncResult = 0;
+}
+
+// A framework's own context stays current on its thread across xstitch's
+// loads and runs.
+TEST_F(CudaDeviceTest, TheCallersCurrentContextIsKept) {
+  CUcontext framework = reinterpret_cast<CUcontext>(0x77);
+  state_.current = framework;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  EXPECT_EQ(state_.current, framework) << "after the load";
+  std::vector<float> x(12, 1.0f);
+  ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {3, 4}, x.data()}}).ok());
+  EXPECT_EQ(state_.current, framework) << "after the run";
 }
 
 TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
