@@ -1,6 +1,7 @@
 #include "runtime/cuda/CudaExecutable.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <optional>
 
@@ -353,14 +354,60 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
 }
 
 absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
-  // Timing a step waits for it: only --bench and --report ask.
-  return runHostSteps(
-      plan_, stats,
-      [&](const HostStep &step, size_t index) {
-        return step.kind == HostStep::Kind::Launch ? launch(step, index, call)
-                                                   : runLibrary(step, call);
-      },
-      [&] { return call.stream->synchronize(); });
+  auto runStep = [&](const HostStep &step, size_t index) {
+    return step.kind == HostStep::Kind::Launch ? launch(step, index, call) : runLibrary(step, call);
+  };
+  if (stats == nullptr)
+    return runHostSteps(plan_, nullptr, runStep, nullptr);
+  // Launches are timed by CUDA events around them on the call's stream (the
+  // GPU's own clock, nothing waits between kernels); library steps, which
+  // run on the host, by the host's clock once the work before them is done.
+  const CudaDriver &driver = context_->driver();
+  CUstream stream = call.stream->get();
+  struct Timed {
+    size_t stat;
+    CUevent start = nullptr, end = nullptr;
+  };
+  std::vector<Timed> timed;
+  auto destroyEvents = [&] {
+    for (Timed &t : timed)
+      for (CUevent event : {t.start, t.end})
+        if (event != nullptr)
+          (void)driver.cuEventDestroy(event);
+  };
+  absl::Status status = [&]() -> absl::Status {
+    for (size_t i = 0; i < plan_.steps.size(); ++i) {
+      const HostStep &step = plan_.steps[i];
+      if (step.kind == HostStep::Kind::Alias)
+        continue;
+      stats->steps.push_back({hostStepName(step), 0});
+      if (step.kind != HostStep::Kind::Launch) {
+        XS_RETURN_IF_ERROR(call.stream->synchronize());
+        auto begin = std::chrono::steady_clock::now();
+        XS_RETURN_IF_ERROR(runStep(step, i));
+        XS_RETURN_IF_ERROR(call.stream->synchronize());
+        stats->steps.back().seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+        continue;
+      }
+      Timed &t = timed.emplace_back(Timed{stats->steps.size() - 1});
+      XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.start, 0), "cuEventCreate"));
+      XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.end, 0), "cuEventCreate"));
+      XS_RETURN_IF_ERROR(context_->check(driver.cuEventRecord(t.start, stream), "cuEventRecord"));
+      XS_RETURN_IF_ERROR(runStep(step, i));
+      XS_RETURN_IF_ERROR(context_->check(driver.cuEventRecord(t.end, stream), "cuEventRecord"));
+    }
+    XS_RETURN_IF_ERROR(call.stream->synchronize());
+    for (const Timed &t : timed) {
+      float milliseconds = 0;
+      XS_RETURN_IF_ERROR(context_->check(driver.cuEventElapsedTime(&milliseconds, t.start, t.end),
+                                         "cuEventElapsedTime"));
+      stats->steps[t.stat].seconds = milliseconds * 1e-3;
+    }
+    return absl::OkStatus();
+  }();
+  destroyEvents();
+  return status;
 }
 
 absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {

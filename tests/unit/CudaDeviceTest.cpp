@@ -47,7 +47,10 @@ struct FakeGpu {
   void (*kernelEffect)(const RecordedLaunch &) = nullptr;
   bool rejectPtx = false;
   CUcontext current = nullptr; // the calling thread's current context
-  CUresult syncResult = 0;     // what stream synchronization answers (700: a faulted kernel)
+  CUresult syncResult = 0;
+  // Events: each record is one tick of a fake GPU clock of 0.25 ms.
+  std::map<uint64_t, int> eventTicks;
+  int ticks = 0, eventsLive = 0; // what stream synchronization answers (700: a faulted kernel)
   int hostToDevice = 0, deviceToHost = 0, deviceToDevice = 0; // copies queued
   std::vector<CUstream> launchStreams, synchronized;
   /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
@@ -175,6 +178,25 @@ CUresult fakeStreamCreate(CUstream *stream, unsigned) {
   return 0;
 }
 CUresult fakeStreamDestroy(CUstream) { return 0; }
+CUresult fakeEventCreate(CUevent *event, unsigned) {
+  static uint64_t next = 0x5000;
+  *event = reinterpret_cast<CUevent>(++next);
+  ++gpu->eventsLive;
+  return 0;
+}
+CUresult fakeEventDestroy(CUevent) {
+  --gpu->eventsLive;
+  return 0;
+}
+CUresult fakeEventRecord(CUevent event, CUstream) {
+  gpu->eventTicks[reinterpret_cast<uint64_t>(event)] = gpu->ticks++;
+  return 0;
+}
+CUresult fakeEventElapsed(float *milliseconds, CUevent start, CUevent end) {
+  *milliseconds = 0.25f * static_cast<float>(gpu->eventTicks.at(reinterpret_cast<uint64_t>(end)) -
+                                             gpu->eventTicks.at(reinterpret_cast<uint64_t>(start)));
+  return 0;
+}
 CUresult fakeStreamSynchronize(CUstream stream) {
   gpu->synchronized.push_back(stream);
   return gpu->syncResult;
@@ -243,6 +265,10 @@ CudaDriver recordingDriver() {
   d.cuStreamCreate = fakeStreamCreate;
   d.cuStreamDestroy = fakeStreamDestroy;
   d.cuStreamSynchronize = fakeStreamSynchronize;
+  d.cuEventCreate = fakeEventCreate;
+  d.cuEventDestroy = fakeEventDestroy;
+  d.cuEventRecord = fakeEventRecord;
+  d.cuEventElapsedTime = fakeEventElapsed;
   d.cuLaunchKernel = fakeLaunch;
   d.cuLaunchCooperativeKernel = fakeCooperativeLaunch;
   d.cuOccupancyMaxActiveBlocksPerMultiprocessor = fakeOccupancy;
@@ -447,6 +473,24 @@ TEST_F(CudaDeviceTest, SynchronizedLaunchesNameTheKernelThatFaults) {
             std::string::npos)
       << faulted.status().message();
   state_.syncResult = 0;
+}
+
+// Timed runs (--bench, the C API's step timer) time launches with CUDA
+// events around them on the run's stream, not with the host's clock.
+TEST_F(CudaDeviceTest, LaunchesAreTimedByEvents) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  const int64_t columns = 4325376;
+  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
+  RunStats stats;
+  ASSERT_TRUE(
+      (*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}}, &stats).ok());
+  ASSERT_EQ(stats.steps.size(), 1u);
+  // The step's six phase launches between its two events: one tick of the
+  // fake GPU clock (the host's clock would give anything but 0.25 ms).
+  EXPECT_DOUBLE_EQ(stats.steps[0].seconds, 0.25e-3);
+  EXPECT_EQ(state_.eventsLive, 0) << "every event is destroyed";
 }
 
 // A framework's own context stays current on its thread across xstitch's
