@@ -28,7 +28,8 @@ const std::vector<FlagSpec> kFlags = {
      "CPUs with its features)"},
     {"features", true, false, "+f,-g", "LLVM target features for x86 code"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
-    {"keep-denormals", false, false, "", "kernels keep subnormal floats (default: flushed to zero, on every device)"},
+    {"keep-denormals", false, false, "",
+     "kernels keep subnormal floats (default: flushed to zero, on every device)"},
     {"help", false, false, "", "show this help"},
 };
 
