@@ -397,9 +397,8 @@ std::string_view executableSourceName(ExecutableSource source) {
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
   if (absl::Status s = checkDevice(options); !s.ok())
     return s;
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
-  if (variant)
-    return planFunction(*variant->functions().front(), options);
+  // Specializing first decides the broadcast relations it gives values to,
+  // as compileStages does.
   if (!options.specialize.empty()) {
     XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> specialized,
                         specializeDims(function, options.specialize));
@@ -408,6 +407,9 @@ absl::StatusOr<ProgramPlan> planFunction(const Function &function, const Compile
     symbolic.specialize.clear();
     return planFunction(*specialized->functions().front(), symbolic);
   }
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
+  if (variant)
+    return planFunction(*variant->functions().front(), options);
   if (isCudaDeviceName(options.device))
     return planNvidiaFunction(function, options, options.device);
   if (isNvptxSimulationName(options.device))
@@ -428,8 +430,11 @@ absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
 absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
                                               const CompileOptions &options,
                                               std::string_view target, bool llvmIR) {
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
+  if (variant)
+    return emitNvidiaKernels(*variant->functions().front(), options, target, llvmIR);
   XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target, options));
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planNvidiaFunction(function, options, target));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
   return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
 }
 

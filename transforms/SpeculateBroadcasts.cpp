@@ -26,18 +26,18 @@ public:
     std::string ra = find(key(a)), rb = find(key(b));
     if (ra == rb)
       return true;
-    std::optional<DimExpr> va = values_.at(ra), vb = values_.at(rb);
-    if (va->isConstant() && vb->isConstant() && *va != *vb)
+    DimExpr va = values_.at(ra), vb = values_.at(rb);
+    if (va.isConstant() && vb.isConstant() && va != vb)
       return false;
     parent_[rb] = ra;
-    values_[ra] = better(*va, *vb);
+    values_[ra] = better(va, vb);
     return true;
   }
 
   /// The value of `symbol`'s class (itself when it is in none).
   DimExpr valueOf(const std::string &symbol) {
     std::string k = key(DimExpr::symbol(symbol));
-    return *values_.at(find(k));
+    return values_.at(find(k));
   }
 
 private:
@@ -66,7 +66,7 @@ private:
 
   const absl::flat_hash_map<std::string, int64_t> &rank_;
   absl::flat_hash_map<std::string, std::string> parent_;
-  absl::flat_hash_map<std::string, std::optional<DimExpr>> values_;
+  absl::flat_hash_map<std::string, DimExpr> values_;
 };
 
 bool operandOk(const DimExpr &e) { return e.isSymbol() || e.isConstant(); }
