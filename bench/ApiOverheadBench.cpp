@@ -1,12 +1,22 @@
 // xstitch-bench-api: what a run through the C API costs over the kernels'
 // own time, for tiny graphs where that cost is all there is. For each graph,
-// measured side by side in one run on the CPU:
+// measured side by side in one run.
+// On the CPU (the default):
 //   kernels     the launch steps' own time (the runtime's step timings)
 //   runtime     Executable::execute, the runtime below the C API
 //   C API       xs_executable_run writing into the caller's outputs
 //   C API+alloc xs_executable_run handing out DLManagedTensors (and their
 //               deleters called)
-// Usage: xstitch-bench-api [--iters N] [--threads N]
+// On a GPU (--device=cuda[:N]), every tensor in GPU memory, the caller's
+// stream given:
+//   kernels     the launch steps' own time (CUDA events around each)
+//   queue       xs_executable_run itself: the host's time to queue a run
+//   per call    back-to-back runs, the stream waited for after the last:
+//               a run's cost in steady state (the larger of queueing and
+//               the GPU's work)
+//   run+sync    a run and a wait for its stream: the latency of one run
+//   +alloc      per call with outputs xstitch allocates and hands out
+// Usage: xstitch-bench-api [--device cpu|cuda[:N]] [--iters N] [--threads N]
 // The table and the command that made it are recorded in docs/performance.md.
 
 #include <algorithm>
@@ -18,9 +28,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "driver/Compiler.h"
+#include "driver/NvidiaTargets.h"
 #include "include/xstitch/xstitch.h"
 #include "ir/Parser.h"
 #include "runtime/Executable.h"
+#include "runtime/cuda/CudaContext.h"
 #include "tools/common/CommandLine.h"
 #include "transforms/Pass.h"
 
@@ -45,30 +57,69 @@ const TinyCase kCases[] = {
      "func @f(%x: f32[R, C]) -> (y: f32[R, C], s: f32[R]) {\n"
      "  %y = softmax %x {axis = 1}\n  %s = reduce_sum %x {dims = [1]}\n  return %y, %s\n}\n",
      {{8, 32}}},
+    // One step of a GRU cell at batch 256 (hidden 256): the projections'
+    // sums, sigmoid gates, candidate and blend, after the matrix products.
+    {"gru_gates [256, 256]",
+     "func @f(%xp: f32[B, 768], %hp: f32[B, 768], %h: f32[B, 256], %b: f32[768])\n"
+     "    -> (y: f32[B, 256]) {\n"
+     "  %b_b = broadcast %b {dims = [1]} : f32[B, 768]\n"
+     "  %gx = add %xp, %b_b\n"
+     "  %gx_r = slice %gx {start = [0, 0], limit = [B, 256]}\n"
+     "  %gx_z = slice %gx {start = [0, 256], limit = [B, 512]}\n"
+     "  %gx_n = slice %gx {start = [0, 512], limit = [B, 768]}\n"
+     "  %hp_r = slice %hp {start = [0, 0], limit = [B, 256]}\n"
+     "  %hp_z = slice %hp {start = [0, 256], limit = [B, 512]}\n"
+     "  %hp_n = slice %hp {start = [0, 512], limit = [B, 768]}\n"
+     "  %ar = add %gx_r, %hp_r\n"
+     "  %r = sigmoid %ar\n"
+     "  %az = add %gx_z, %hp_z\n"
+     "  %z = sigmoid %az\n"
+     "  %rh = mul %r, %hp_n\n"
+     "  %an = add %gx_n, %rh\n"
+     "  %n = tanh %an\n"
+     "  %one = constant {value = 1.0} : f32[B, 256]\n"
+     "  %zc = sub %one, %z\n"
+     "  %a = mul %zc, %n\n"
+     "  %c = mul %z, %h\n"
+     "  %y = add %a, %c\n"
+     "  return %y\n}\n",
+     {{256, 768}, {256, 768}, {256, 256}, {768}}},
 };
 
 const std::vector<FlagSpec> kFlags = {
+    {"device", true, false, "cpu|cuda[:N]", "where to run (default cpu)"},
     {"iters", true, false, "N", "timed batches of 1000 runs per measurement (default 15)"},
     {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
     {"help", false, false, "", "show this help"},
 };
 
+using Clock = std::chrono::steady_clock;
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
 /// Median over `batches` of the seconds one call of `fn` takes (each batch
-/// 1000 calls, after one untimed batch).
-template <typename Fn> double perCall(Fn &&fn, int batches) {
+/// 1000 calls, after one untimed batch); `finish` ends each batch (waits
+/// for a GPU's queued work).
+template <typename Fn, typename Finish> double perCall(Fn &&fn, int batches, Finish &&finish) {
   constexpr int kCalls = 1000;
   std::vector<double> times;
   for (int b = 0; b <= batches; ++b) {
-    auto start = std::chrono::steady_clock::now();
+    auto start = Clock::now();
     for (int i = 0; i < kCalls; ++i)
       fn();
-    double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    finish();
+    double seconds = std::chrono::duration<double>(Clock::now() - start).count();
     if (b > 0)
       times.push_back(seconds / kCalls);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return median(times);
+}
+
+template <typename Fn> double perCall(Fn &&fn, int batches) {
+  return perCall(fn, batches, [] {});
 }
 
 bool check(xs_status_t status) {
@@ -79,34 +130,73 @@ bool check(xs_status_t status) {
   return false;
 }
 
-int run(int argc, char **argv) {
-  absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
-  if (!args.ok()) {
-    std::fprintf(stderr, "xstitch-bench-api: error: %s\n",
-                 std::string(args.status().message()).c_str());
-    return 2;
+/// One case compiled through the C API, with its inputs and caller-owned
+/// outputs described for `device` (the data pointers are the caller's to
+/// fill: host or GPU memory).
+struct ApiCase {
+  xs_module_t *module = nullptr;
+  xs_executable_t *executable = nullptr;
+  std::vector<DLTensor> inputs, outputs;
+  std::vector<int64_t> outputShapes = std::vector<int64_t>(16);
+  std::vector<int64_t> outputElements;
+  ~ApiCase() {
+    xs_executable_release(executable);
+    xs_module_release(module);
   }
-  if (args->has("help")) {
-    std::printf("usage: xstitch-bench-api [--iters N] [--threads N]\n%s",
-                formatFlagHelp(kFlags).c_str());
-    return 0;
-  }
-  int iters = 15, threads = 0;
-  if ((args->has("iters") && (!absl::SimpleAtoi(args->get("iters"), &iters) || iters < 1)) ||
-      (args->has("threads") &&
-       (!absl::SimpleAtoi(args->get("threads"), &threads) || threads < 0))) {
-    std::fprintf(stderr,
-                 "xstitch-bench-api: error: --iters and --threads take positive integers\n");
-    return 2;
-  }
+};
 
-  xs_context_options_t contextOptions;
-  xs_context_options_init(&contextOptions);
-  contextOptions.worker_threads = threads;
-  contextOptions.cache_dir = "off"; // a benchmark leaves no cache entries behind
-  xs_context_t *context = nullptr;
-  if (!check(xs_context_create(&contextOptions, &context)))
-    return 3;
+bool prepare(xs_context_t *context, const TinyCase &c, const char *deviceName, DLDevice device,
+             const std::vector<void *> &inputData, ApiCase &api) {
+  xs_compile_options_t options;
+  xs_compile_options_init(&options);
+  options.device = deviceName;
+  if (!check(
+          xs_module_create_from_bytes(c.text, std::string(c.text).size(), nullptr, &api.module)) ||
+      !check(xs_executable_compile(context, api.module, &options, &api.executable)))
+    return false;
+  for (size_t i = 0; i < c.inputShapes.size(); ++i) {
+    const std::vector<int64_t> &shape = c.inputShapes[i];
+    DLTensor t{};
+    t.data = inputData[i];
+    t.device = device;
+    t.ndim = static_cast<int32_t>(shape.size());
+    t.dtype = {kDLFloat, 32, 1};
+    t.shape = const_cast<int64_t *>(shape.data());
+    api.inputs.push_back(t);
+  }
+  size_t numOutputs = xs_executable_output_count(api.executable);
+  size_t count = 0;
+  if (!check(xs_executable_output_shapes(api.executable, api.inputs.data(), api.inputs.size(),
+                                         api.outputShapes.data(), api.outputShapes.size(), &count)))
+    return false;
+  for (size_t o = 0, offset = 0; o < numOutputs; ++o) {
+    xs_tensor_desc_t desc;
+    xs_tensor_desc_init(&desc);
+    if (!check(xs_executable_output_desc(api.executable, o, &desc)))
+      return false;
+    int64_t n = 1;
+    for (int32_t d = 0; d < desc.ndim; ++d)
+      n *= api.outputShapes[offset + static_cast<size_t>(d)];
+    api.outputElements.push_back(n);
+    DLTensor t{};
+    t.device = device;
+    t.ndim = desc.ndim;
+    t.dtype = desc.dtype;
+    t.shape = &api.outputShapes[offset];
+    api.outputs.push_back(t);
+    offset += static_cast<size_t>(desc.ndim);
+  }
+  return true;
+}
+
+int64_t elements(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+int runCpu(xs_context_t *context, int iters, int threads) {
   std::printf("xstitch-bench-api: microseconds per run on the CPU, median of %d batches of 1000\n",
               iters);
   std::printf("%-28s %9s %9s %9s %12s %15s\n", "graph", "kernels", "runtime", "C API",
@@ -125,25 +215,11 @@ int run(int argc, char **argv) {
       return 3;
 
     std::vector<std::vector<float>> data;
-    std::vector<DLTensor> inputs;
     std::vector<TensorView> views;
     for (const std::vector<int64_t> &shape : c.inputShapes) {
-      int64_t n = 1;
-      for (int64_t d : shape)
-        n *= d;
-      data.emplace_back(static_cast<size_t>(n), 0.5f);
+      data.emplace_back(static_cast<size_t>(elements(shape)), 0.5f);
+      views.push_back(TensorView{ElementType::F32, shape, data.back().data()});
     }
-    for (size_t i = 0; i < c.inputShapes.size(); ++i) {
-      DLTensor t{};
-      t.data = data[i].data();
-      t.device = {kDLCPU, 0};
-      t.ndim = static_cast<int32_t>(c.inputShapes[i].size());
-      t.dtype = {kDLFloat, 32, 1};
-      t.shape = const_cast<int64_t *>(c.inputShapes[i].data());
-      inputs.push_back(t);
-      views.push_back(TensorView{ElementType::F32, c.inputShapes[i], data[i].data()});
-    }
-
     RunRequest request;
     request.inputs = views;
     // The step timings of many runs: their median is the kernels' own time.
@@ -156,61 +232,38 @@ int run(int argc, char **argv) {
         total += t.seconds;
       stepTimes.push_back(total);
     }
-    std::sort(stepTimes.begin(), stepTimes.end());
-    double kernels = stepTimes[stepTimes.size() / 2];
+    double kernels = median(stepTimes);
     double runtime = perCall([&] { (void)(*executable)->execute(request); }, iters);
 
     // The same graph through the C API.
-    xs_module_t *apiModule = nullptr;
-    xs_executable_t *apiExecutable = nullptr;
-    if (!check(
-            xs_module_create_from_bytes(c.text, std::string(c.text).size(), nullptr, &apiModule)) ||
-        !check(xs_executable_compile(context, apiModule, nullptr, &apiExecutable)))
-      return 3;
-    size_t numOutputs = xs_executable_output_count(apiExecutable);
-    size_t count = 0;
-    std::vector<int64_t> outputShapes(16);
-    if (!check(xs_executable_output_shapes(apiExecutable, inputs.data(), inputs.size(),
-                                           outputShapes.data(), outputShapes.size(), &count)))
+    ApiCase api;
+    std::vector<void *> inputData;
+    for (std::vector<float> &d : data)
+      inputData.push_back(d.data());
+    if (!prepare(context, c, "cpu", {kDLCPU, 0}, inputData, api))
       return 3;
     std::vector<std::vector<float>> outputData;
-    std::vector<DLTensor> outputs;
-    for (size_t o = 0, offset = 0; o < numOutputs; ++o) {
-      xs_tensor_desc_t desc;
-      xs_tensor_desc_init(&desc);
-      if (!check(xs_executable_output_desc(apiExecutable, o, &desc)))
-        return 3;
-      int64_t n = 1;
-      for (int32_t d = 0; d < desc.ndim; ++d)
-        n *= outputShapes[offset + static_cast<size_t>(d)];
-      outputData.emplace_back(static_cast<size_t>(n));
-      DLTensor t{};
-      t.device = {kDLCPU, 0};
-      t.ndim = desc.ndim;
-      t.dtype = desc.dtype;
-      t.shape = &outputShapes[offset];
-      outputs.push_back(t);
-      offset += static_cast<size_t>(desc.ndim);
+    for (size_t o = 0; o < api.outputs.size(); ++o) {
+      outputData.emplace_back(static_cast<size_t>(api.outputElements[o]));
+      api.outputs[o].data = outputData.back().data();
     }
-    for (size_t o = 0; o < numOutputs; ++o)
-      outputs[o].data = outputData[o].data();
     xs_run_args_t runArgs;
     xs_run_args_init(&runArgs);
-    runArgs.inputs = inputs.data();
-    runArgs.num_inputs = inputs.size();
-    runArgs.outputs = outputs.data();
-    runArgs.num_outputs = numOutputs;
+    runArgs.inputs = api.inputs.data();
+    runArgs.num_inputs = api.inputs.size();
+    runArgs.outputs = api.outputs.data();
+    runArgs.num_outputs = api.outputs.size();
     bool ok = true;
-    double api = perCall([&] { ok &= check(xs_executable_run(apiExecutable, &runArgs)); }, iters);
-    std::vector<DLManagedTensor *> managed(numOutputs);
-    xs_run_args_t allocArgs;
-    xs_run_args_init(&allocArgs);
-    allocArgs.inputs = inputs.data();
-    allocArgs.num_inputs = inputs.size();
+    double apiTime =
+        perCall([&] { ok &= check(xs_executable_run(api.executable, &runArgs)); }, iters);
+    std::vector<DLManagedTensor *> managed(api.outputs.size());
+    xs_run_args_t allocArgs = runArgs;
+    allocArgs.outputs = nullptr;
+    allocArgs.num_outputs = 0;
     allocArgs.out_managed = managed.data();
     double apiAlloc = perCall(
         [&] {
-          ok &= check(xs_executable_run(apiExecutable, &allocArgs));
+          ok &= check(xs_executable_run(api.executable, &allocArgs));
           for (DLManagedTensor *t : managed)
             if (t != nullptr)
               t->deleter(t);
@@ -219,10 +272,155 @@ int run(int argc, char **argv) {
     if (!ok)
       status = 3;
     std::printf("%-28s %9.2f %9.2f %9.2f %12.2f %15.2f\n", c.name, kernels * 1e6, runtime * 1e6,
-                api * 1e6, apiAlloc * 1e6, (api - kernels) * 1e6);
-    xs_executable_release(apiExecutable);
-    xs_module_release(apiModule);
+                apiTime * 1e6, apiAlloc * 1e6, (apiTime - kernels) * 1e6);
   }
+  return status;
+}
+
+int runCuda(xs_context_t *context, const std::string &device, int iters) {
+  absl::StatusOr<const cuda::CudaDriver *> driver = cuda::CudaDriver::get();
+  int ordinal = cudaOrdinal(device).value_or(0);
+  absl::StatusOr<std::shared_ptr<cuda::CudaContext>> gpu =
+      driver.ok() ? cuda::CudaContext::create(**driver, ordinal)
+                  : absl::StatusOr<std::shared_ptr<cuda::CudaContext>>(driver.status());
+  if (!gpu.ok()) {
+    std::fprintf(stderr, "xstitch-bench-api: %s\n", std::string(gpu.status().message()).c_str());
+    return 2;
+  }
+  cuda::CudaContext &ctx = **gpu;
+  absl::StatusOr<cuda::CudaContext::CurrentScope> current = ctx.makeCurrent();
+  absl::StatusOr<cuda::CUstream> stream = ctx.acquireStream();
+  if (!current.ok() || !stream.ok())
+    return 3;
+  auto synchronize = [&] { (void)ctx.driver().cuStreamSynchronize(*stream); };
+  std::printf("xstitch-bench-api: microseconds per run on %s (%s), GPU tensors, the caller's "
+              "stream; median of %d batches of 1000\n",
+              device.c_str(), ctx.info().name.c_str(), iters);
+  std::printf("%-28s %9s %9s %9s %9s %9s\n", "graph", "kernels", "queue", "per call", "run+sync",
+              "+alloc");
+  int status = 0;
+  for (const TinyCase &c : kCases) {
+    std::vector<std::shared_ptr<void>> blocks;
+    auto deviceBlock = [&](int64_t count, float value) {
+      std::vector<float> host(static_cast<size_t>(count), value);
+      blocks.push_back(ctx.deviceMemory()->allocate(count * 4));
+      (void)ctx.driver().cuMemcpyHtoD(
+          static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(blocks.back().get())),
+          host.data(), host.size() * 4);
+      return blocks.back().get();
+    };
+    std::vector<void *> inputData;
+    for (const std::vector<int64_t> &shape : c.inputShapes)
+      inputData.push_back(deviceBlock(elements(shape), 0.5f));
+    ApiCase api;
+    if (!prepare(context, c, device.c_str(), {kDLCUDA, ordinal}, inputData, api))
+      return 3;
+    for (size_t o = 0; o < api.outputs.size(); ++o)
+      api.outputs[o].data = deviceBlock(api.outputElements[o], 0.0f);
+
+    xs_run_args_t runArgs;
+    xs_run_args_init(&runArgs);
+    runArgs.inputs = api.inputs.data();
+    runArgs.num_inputs = api.inputs.size();
+    runArgs.outputs = api.outputs.data();
+    runArgs.num_outputs = api.outputs.size();
+    runArgs.stream = *stream;
+    bool ok = true;
+    auto run = [&] { ok &= check(xs_executable_run(api.executable, &runArgs)); };
+
+    // The kernels' own time: the step timer's CUDA events.
+    struct Steps {
+      double seconds = 0;
+    } steps;
+    xs_run_args_t timedArgs = runArgs;
+    timedArgs.step_timer = [](void *data, const char *, double seconds) {
+      static_cast<Steps *>(data)->seconds += seconds;
+    };
+    timedArgs.step_timer_data = &steps;
+    std::vector<double> kernelTimes;
+    for (int i = 0; i < 100 * iters; ++i) {
+      steps.seconds = 0;
+      ok &= check(xs_executable_run(api.executable, &timedArgs));
+      kernelTimes.push_back(steps.seconds);
+    }
+    double kernels = median(kernelTimes);
+    // The host's time inside the call, the GPU kept busy enough that
+    // queueing never waits.
+    std::vector<double> queueTimes;
+    for (int b = 0; b < iters; ++b) {
+      for (int i = 0; i < 1000; ++i) {
+        auto start = Clock::now();
+        run();
+        queueTimes.push_back(std::chrono::duration<double>(Clock::now() - start).count());
+      }
+      synchronize();
+    }
+    double queue = median(queueTimes);
+    double perRun = perCall(run, iters, synchronize);
+    double latency = perCall(
+        [&] {
+          run();
+          synchronize();
+        },
+        iters);
+    std::vector<DLManagedTensor *> managed(api.outputs.size());
+    xs_run_args_t allocArgs = runArgs;
+    allocArgs.outputs = nullptr;
+    allocArgs.num_outputs = 0;
+    allocArgs.out_managed = managed.data();
+    double alloc = perCall(
+        [&] {
+          ok &= check(xs_executable_run(api.executable, &allocArgs));
+          for (DLManagedTensor *t : managed)
+            if (t != nullptr)
+              t->deleter(t);
+        },
+        iters, synchronize);
+    synchronize();
+    if (!ok)
+      status = 3;
+    std::printf("%-28s %9.2f %9.2f %9.2f %9.2f %9.2f\n", c.name, kernels * 1e6, queue * 1e6,
+                perRun * 1e6, latency * 1e6, alloc * 1e6);
+  }
+  ctx.releaseStream(*stream);
+  return status;
+}
+
+int run(int argc, char **argv) {
+  absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
+  if (!args.ok()) {
+    std::fprintf(stderr, "xstitch-bench-api: error: %s\n",
+                 std::string(args.status().message()).c_str());
+    return 2;
+  }
+  if (args->has("help")) {
+    std::printf("usage: xstitch-bench-api [--device cpu|cuda[:N]] [--iters N] [--threads N]\n%s",
+                formatFlagHelp(kFlags).c_str());
+    return 0;
+  }
+  int iters = 15, threads = 0;
+  if ((args->has("iters") && (!absl::SimpleAtoi(args->get("iters"), &iters) || iters < 1)) ||
+      (args->has("threads") &&
+       (!absl::SimpleAtoi(args->get("threads"), &threads) || threads < 0))) {
+    std::fprintf(stderr,
+                 "xstitch-bench-api: error: --iters and --threads take positive integers\n");
+    return 2;
+  }
+  std::string device = args->has("device") ? args->get("device") : "cpu";
+  if (device != "cpu" && !isCudaDeviceName(device)) {
+    std::fprintf(stderr, "xstitch-bench-api: error: --device takes cpu or cuda[:N], not '%s'\n",
+                 device.c_str());
+    return 2;
+  }
+
+  xs_context_options_t contextOptions;
+  xs_context_options_init(&contextOptions);
+  contextOptions.worker_threads = threads;
+  contextOptions.cache_dir = "off"; // a benchmark leaves no cache entries behind
+  xs_context_t *context = nullptr;
+  if (!check(xs_context_create(&contextOptions, &context)))
+    return 3;
+  int status = device == "cpu" ? runCpu(context, iters, threads) : runCuda(context, device, iters);
   xs_context_release(context);
   return status;
 }

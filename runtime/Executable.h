@@ -42,8 +42,10 @@ struct RunRequest {
   /// there. false: host memory. Devices that run on the host ignore it.
   bool deviceMemory = false;
   /// The device's stream to queue the work on (a CUstream for CUDA), or
-  /// null for one of the device's own. The run returns when the work it
-  /// queued is done: it waits for that stream, never for the whole device.
+  /// null for one of the device's own. With a stream given and
+  /// deviceMemory, the run returns once its work is queued (the inputs
+  /// must stay as they are until the stream has run it); otherwise it
+  /// returns when the work is done. It never waits for the whole device.
   void *stream = nullptr;
 };
 

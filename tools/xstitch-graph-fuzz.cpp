@@ -1,10 +1,11 @@
 // xstitch-graph-fuzz: the random-graph differential test in long mode. Keeps
-// generating random graphs of memory-intensive ops, compiling them for the
-// CPU and comparing every result with the reference interpreter at random
+// generating random graphs of memory-intensive ops, compiling them for a
+// device (the CPU by default; --device=cuda on a GPU, nvptx-sim for the
+// NVIDIA code run on the CPU) and comparing every result with the reference interpreter at random
 // values of the symbolic dims, until the time is up. Prints every failing
 // graph with its seed and dims; exits 1 if any graph failed.
 //
-//   xstitch-graph-fuzz --seconds 600 --seed 1 [--max-ops 30] [--threads 4]
+//   xstitch-graph-fuzz --seconds 600 --seed 1 [--max-ops 30] [--threads 4] [--device cuda]
 //
 // Graph i uses seed S + i, so `--seed K --seconds 0` (one graph) replays a
 // failure reported with seed K.
@@ -28,6 +29,8 @@ namespace {
 
 const std::vector<FlagSpec> kFlags = {
     {"seconds", true, false, "N", "run for N seconds (default 10; 0: one graph per thread)"},
+    {"device", true, false, "NAME",
+     "where the compiled graphs run: cpu (default), cuda[:N], nvptx-sim[:sm_XX][:phases]"},
     {"seed", true, false, "S", "seed of the first graph (default 1); graph i uses S + i"},
     {"max-ops", true, false, "N", "memory-intensive ops per graph, at most (default 30)"},
     {"min-ops", true, false, "N", "memory-intensive ops per graph, at least (default 2)"},
@@ -48,6 +51,7 @@ struct FuzzConfig {
   int threads = 1;
   int dimsPerGraph = 2;
   bool printGraphs = false;
+  std::string device = "cpu";
 };
 
 struct FuzzState {
@@ -69,6 +73,8 @@ std::string dimsText(const DimBindings &dims) {
 /// The xstitch-run flags that reproduce `options` (empty for the defaults).
 std::string optionsText(const CompileOptions &options) {
   std::string text;
+  if (options.device != "cpu")
+    absl::StrAppend(&text, ", --device=", options.device);
   if (options.blockElements)
     absl::StrAppend(&text, ", --block-elements=", options.blockElements);
   if (options.streamingStoreBytes > 0)
@@ -87,6 +93,7 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     // with streaming stores for results of any size (the generator's
     // results are small).
     CompileOptions options;
+    options.device = config.device;
     options.blockElements = round % 2 == 1 ? kSmallBlockElements : 0;
     options.streamingStoreBytes = seed % 2 == 1 ? 1 : 0;
     if (config.printGraphs) {
@@ -142,6 +149,8 @@ absl::StatusOr<FuzzConfig> parseConfig(const ParsedArgs &args) {
   if (absl::Status s = intFlag("dims-per-graph", c.dimsPerGraph, 1); !s.ok())
     return s;
   c.printGraphs = args.has("print-graphs");
+  if (args.has("device"))
+    c.device = args.get("device");
   return c;
 }
 
@@ -153,7 +162,7 @@ int run(int argc, char **argv) {
   }
   if (args->has("help")) {
     std::cout << "usage: xstitch-graph-fuzz [options]\n"
-                 "Compiles random graphs for the CPU and compares them with the reference\n"
+                 "Compiles random graphs for a device and compares them with the reference\n"
                  "interpreter until the time is up. Exit codes: 0 all passed, 1 a graph failed,\n"
                  "2 a user error.\n\n"
               << formatFlagHelp(kFlags);

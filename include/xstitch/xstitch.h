@@ -423,8 +423,13 @@ static inline void xs_run_args_init(xs_run_args_t *args) {
  * shapes; inputs whose shapes disagree (two values for one symbol, a
  * violated constraint) are an XS_STATUS_INVALID_ARGUMENT error naming the
  * dim and the inputs, as are a wrong dtype, rank, device or count. On a
- * GPU, the call queues its work on the stream and returns when that stream
- * has done it; it never waits for the whole device. Thread-safe: many
+ * GPU, the call queues its work on the stream. With `args.stream` given and
+ * every input and output in that GPU's memory, it returns once the work is
+ * queued, as CUDA libraries do: the inputs must stay unchanged and the
+ * outputs unread until the stream has run it (work the caller queues on
+ * the same stream afterwards sees the results). Otherwise (host tensors,
+ * a NULL stream, a step timer) it returns when that stream has done the
+ * work. It never waits for the whole device. Thread-safe: many
  * threads may run one executable at once. On an error no out_managed entry
  * is written. */
 XS_API xs_status_t xs_executable_run(const xs_executable_t *executable, const xs_run_args_t *args);

@@ -224,6 +224,10 @@ class Executable:
         return values
 
     def __call__(self, *args, stream=None, **kwargs):
+        """Runs on the inputs; returns a list of Tensors. On a GPU, `stream` is the
+        CUstream to queue on (an int, e.g. torch.cuda.current_stream().cuda_stream);
+        with a stream and every input on the GPU, the call returns once its work is
+        queued: work queued after it on that stream sees the results."""
         values = self._arguments(args, kwargs)
         keep = []
         tensors = (_dlpack.DLTensor * max(len(values), 1))()

@@ -3,10 +3,13 @@
 
 // One GPU as the CUDA device uses it: the driver, the GPU's primary context
 // (retained for the life of this object, shared with every other user of the
-// GPU in the process, as the CUDA runtime shares it), the GPU's attributes, a
-// caching allocator of device memory and a pool of streams. Calls from any
-// thread make the context current first; everything here is thread-safe.
+// GPU in the process, as the CUDA runtime shares it), the GPU's attributes,
+// caching allocators of device memory and of pinned host memory, a pool of
+// streams, cuBLASLt for library steps, and the memory of runs still queued
+// on a stream (releaseAfter). Calls from any thread make the context
+// current first; everything here is thread-safe.
 
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,12 +19,19 @@
 #include "absl/status/statusor.h"
 #include "runtime/CachingAllocator.h"
 #include "runtime/cuda/CudaDriver.h"
+#include "runtime/cuda/CudaMatmul.h"
 
 namespace xs::cuda {
 
 struct CudaContextOptions {
   /// Free device blocks kept for reuse at most.
   int64_t maxCachedBytes = int64_t{8} << 30;
+  /// Free pinned host blocks kept for reuse at most (page-locked memory is
+  /// the whole machine's to share).
+  int64_t maxCachedPinnedBytes = int64_t{1} << 30;
+  /// Where cuBLASLt comes from (the process's, found on first use; tests
+  /// give a recording one, or an error for a machine without it).
+  absl::StatusOr<const CublasLtLibrary *> (*findCublasLt)() = &CublasLtLibrary::get;
   /// Waits for each kernel launch to finish before the next step, so a
   /// kernel that faults is named in the error (`--sync-launches`,
   /// XSTITCH_SYNC_LAUNCHES=1): a debugging mode, slower.
@@ -76,8 +86,26 @@ public:
 
   /// Device memory: blocks hold device addresses (CUdeviceptr) as void*.
   const std::shared_ptr<CachingAllocator> &deviceMemory() const { return deviceMemory_; }
-  /// Host memory for results.
+  /// Pinned host memory (cuMemHostAlloc): results copied back, staging of
+  /// what a run uploads (its argument table), so copies run asynchronously.
   const std::shared_ptr<CachingAllocator> &hostMemory() const { return hostMemory_; }
+
+  /// cuBLASLt on this GPU, created at the first call; where the library is
+  /// not installed, the error (FailedPrecondition) that says so, at every
+  /// call.
+  absl::StatusOr<CudaMatmul *> matmul();
+
+  /// Keeps `blocks` (device or host memory that work queued on `stream`
+  /// reads or writes) from reuse until the stream has passed this point:
+  /// a run that returns before its stream is done hands its memory here.
+  /// An event recorded on the stream marks the point; when more than
+  /// kMaxPendingReleases are pending, the oldest is waited for, so memory
+  /// stays bounded however far the host runs ahead.
+  absl::Status releaseAfter(CUstream stream, std::vector<std::shared_ptr<void>> blocks);
+  /// Returns to the allocators the blocks of every release whose stream has
+  /// passed it (runs call this before they allocate).
+  void reapReleases();
+  static constexpr size_t kMaxPendingReleases = 256;
 
   /// A stream of the pool (created on first need); give it back with
   /// releaseStream once the work queued on it is done.
@@ -98,23 +126,39 @@ private:
   std::mutex streamsMutex_;
   std::vector<CUstream> idleStreams_;
   std::vector<CUstream> allStreams_;
+  absl::StatusOr<const CublasLtLibrary *> (*findCublasLt_)() = nullptr;
+  std::once_flag matmulOnce_;
+  absl::StatusOr<std::unique_ptr<CudaMatmul>> matmul_ = nullptr;
+  struct PendingRelease {
+    CUevent event;
+    std::vector<std::shared_ptr<void>> blocks;
+  };
+  std::mutex releasesMutex_;
+  std::deque<PendingRelease> releases_;
+  std::vector<CUevent> idleEvents_;
 };
 
 /// A stream of a context's pool for the life of one scope: synchronizes and
 /// returns it when the scope ends, so that device blocks released after it
 /// are never still in use by queued work. A borrowed stream (the caller's)
-/// is synchronized the same way and left to its owner.
+/// is synchronized the same way and left to its owner, unless the work
+/// queued on it was left queued (leaveQueued: its memory then went to
+/// CudaContext::releaseAfter).
 class PooledStream {
 public:
   static absl::StatusOr<PooledStream> acquire(CudaContext &context);
   static PooledStream borrow(CudaContext &context, CUstream stream);
   PooledStream(PooledStream &&other) noexcept
-      : context_(other.context_), stream_(other.stream_), borrowed_(other.borrowed_) {
+      : context_(other.context_), stream_(other.stream_), borrowed_(other.borrowed_),
+        queued_(other.queued_) {
     other.context_ = nullptr;
   }
   PooledStream &operator=(PooledStream &&) = delete;
   ~PooledStream();
   CUstream get() const { return stream_; }
+  bool borrowed() const { return borrowed_; }
+  /// The scope ends without waiting for a borrowed stream.
+  void leaveQueued() { queued_ = true; }
   /// Waits for the work queued so far; the error is the driver's.
   absl::Status synchronize() const;
 
@@ -123,6 +167,7 @@ private:
   CudaContext *context_;
   CUstream stream_;
   bool borrowed_ = false;
+  bool queued_ = false;
 };
 
 } // namespace xs::cuda

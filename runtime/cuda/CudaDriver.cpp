@@ -85,6 +85,8 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuMemcpyHtoD_v2", d->cuMemcpyHtoD);
   take("cuMemcpyDtoH_v2", d->cuMemcpyDtoH);
   take("cuMemsetD8_v2", d->cuMemsetD8);
+  take("cuMemHostAlloc", d->cuMemHostAlloc);
+  take("cuMemFreeHost", d->cuMemFreeHost);
   take("cuMemcpyHtoDAsync_v2", d->cuMemcpyHtoDAsync);
   take("cuMemcpyDtoHAsync_v2", d->cuMemcpyDtoHAsync);
   take("cuMemcpyDtoDAsync_v2", d->cuMemcpyDtoDAsync);
@@ -95,6 +97,7 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuEventDestroy_v2", d->cuEventDestroy);
   take("cuEventRecord", d->cuEventRecord);
   take("cuEventSynchronize", d->cuEventSynchronize);
+  take("cuEventQuery", d->cuEventQuery);
   take("cuEventElapsedTime", d->cuEventElapsedTime);
   take("cuLaunchKernel", d->cuLaunchKernel);
   take("cuLaunchCooperativeKernel", d->cuLaunchCooperativeKernel);

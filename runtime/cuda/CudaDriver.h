@@ -78,6 +78,8 @@ struct CudaDriver {
   CUresult (*cuMemcpyHtoD)(CUdeviceptr destination, const void *source, size_t bytes) = nullptr;
   CUresult (*cuMemcpyDtoH)(void *destination, CUdeviceptr source, size_t bytes) = nullptr;
   CUresult (*cuMemsetD8)(CUdeviceptr destination, unsigned char value, size_t bytes) = nullptr;
+  CUresult (*cuMemHostAlloc)(void **pointer, size_t bytes, unsigned flags) = nullptr;
+  CUresult (*cuMemFreeHost)(void *pointer) = nullptr;
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr destination, const void *source, size_t bytes,
                                 CUstream stream) = nullptr;
   CUresult (*cuMemcpyDtoHAsync)(void *destination, CUdeviceptr source, size_t bytes,
@@ -91,6 +93,7 @@ struct CudaDriver {
   CUresult (*cuEventDestroy)(CUevent event) = nullptr;
   CUresult (*cuEventRecord)(CUevent event, CUstream stream) = nullptr;
   CUresult (*cuEventSynchronize)(CUevent event) = nullptr;
+  CUresult (*cuEventQuery)(CUevent event) = nullptr;
   CUresult (*cuEventElapsedTime)(float *milliseconds, CUevent start, CUevent end) = nullptr;
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX, unsigned gridY, unsigned gridZ,
                              unsigned blockX, unsigned blockY, unsigned blockZ,

@@ -1,7 +1,7 @@
 #include "runtime/cuda/CudaExecutable.h"
 
 #include <algorithm>
-#include <chrono>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -60,6 +60,9 @@ struct CudaExecutable::CallState {
   /// word), then the barrier words, zero.
   std::shared_ptr<void> table;
   std::vector<int64_t> stepTableOffset; // per step: byte offset of its pointers in `table`
+  /// Other memory the queued work uses: the table's pinned staging,
+  /// cuBLASLt's workspaces.
+  std::vector<std::shared_ptr<void>> held;
   std::optional<PooledStream> stream;
 };
 
@@ -177,6 +180,9 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   // Current until the call's stream and memory are given back (declared
   // first, left last).
   XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
+  // Memory of earlier runs their streams are done with goes back to the
+  // allocators before this run takes its own.
+  ctx.reapReleases();
   CallState call;
   RunResult result;
   if (request.stream != nullptr) {
@@ -320,9 +326,17 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     XS_ASSIGN_OR_RETURN(call.table, allocate(bytes, "kernel arguments"));
     for (size_t k = 0; k < barrierSlots.size(); ++k)
       table[barrierSlots[k]] = address(call.table) + (firstWord + k) * sizeof(uint64_t);
+    // Staged in pinned memory, so the upload is queued like the launches
+    // (from pageable memory the driver may wait for the stream first).
+    std::shared_ptr<void> staging = ctx.hostMemory()->allocate(bytes);
+    if (staging == nullptr)
+      return absl::ResourceExhaustedError(
+          strCat("out of pinned host memory for the kernel arguments of @", plan_.function));
+    std::memcpy(staging.get(), table.data(), static_cast<size_t>(bytes));
     XS_RETURN_IF_ERROR(ctx.check(
-        driver.cuMemcpyHtoDAsync(address(call.table), table.data(), static_cast<size_t>(bytes), s),
+        driver.cuMemcpyHtoDAsync(address(call.table), staging.get(), static_cast<size_t>(bytes), s),
         "cuMemcpyHtoDAsync"));
+    call.held.push_back(std::move(staging));
   }
 
   if (stats != nullptr) {
@@ -349,6 +363,23 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   };
   XS_RETURN_IF_ERROR(
       deliverResults(plan_, call.layout, placement, request.outputs, call.owned, delivery, result));
+  // On the caller's stream with every tensor on the GPU, the run returns
+  // once its work is queued, as CUDA libraries do: its memory is kept from
+  // reuse until the stream has done the work. Otherwise (results copied to
+  // the host, a stream of xstitch's own, timed or synchronized launches) it
+  // waits for the stream.
+  if (resident && call.stream->borrowed() && stats == nullptr && !ctx.syncLaunches()) {
+    std::vector<std::shared_ptr<void>> blocks = std::move(call.held);
+    for (std::shared_ptr<void> &block : call.owned)
+      if (block != nullptr)
+        blocks.push_back(std::move(block));
+    for (std::shared_ptr<void> *block : {&call.arena, &call.table})
+      if (*block != nullptr)
+        blocks.push_back(std::move(*block));
+    XS_RETURN_IF_ERROR(ctx.releaseAfter(s, std::move(blocks)));
+    call.stream->leaveQueued();
+    return result;
+  }
   XS_RETURN_IF_ERROR(call.stream->synchronize());
   return result;
 }
@@ -359,9 +390,10 @@ absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
   };
   if (stats == nullptr)
     return runHostSteps(plan_, nullptr, runStep, nullptr);
-  // Launches are timed by CUDA events around them on the call's stream (the
-  // GPU's own clock, nothing waits between kernels); library steps, which
-  // run on the host, by the host's clock once the work before them is done.
+  // Steps are timed by CUDA events around them on the call's stream (the
+  // GPU's own clock, nothing waits between kernels). A library step that
+  // runs on the host waits for the stream and queues its result's upload
+  // after its work, so its events span that work too.
   const CudaDriver &driver = context_->driver();
   CUstream stream = call.stream->get();
   struct Timed {
@@ -381,15 +413,6 @@ absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
       if (step.kind == HostStep::Kind::Alias)
         continue;
       stats->steps.push_back({hostStepName(step), 0});
-      if (step.kind != HostStep::Kind::Launch) {
-        XS_RETURN_IF_ERROR(call.stream->synchronize());
-        auto begin = std::chrono::steady_clock::now();
-        XS_RETURN_IF_ERROR(runStep(step, i));
-        XS_RETURN_IF_ERROR(call.stream->synchronize());
-        stats->steps.back().seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-        continue;
-      }
       Timed &t = timed.emplace_back(Timed{stats->steps.size() - 1});
       XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.start, 0), "cuEventCreate"));
       XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.end, 0), "cuEventCreate"));
@@ -473,7 +496,48 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   return absl::OkStatus();
 }
 
+absl::StatusOr<bool> CudaExecutable::runDotOnGpu(const HostStep &step, CallState &call) const {
+  if (step.libraryOp != OpKind::Dot || step.buffers.size() != 3)
+    return false;
+  size_t a = static_cast<size_t>(step.buffers[0]), b = static_cast<size_t>(step.buffers[1]),
+         c = static_cast<size_t>(step.buffers[2]);
+  ElementType type = plan_.buffers[c].type.elementType();
+  const std::vector<int64_t> &lhs = call.layout.shapes[a], &rhs = call.layout.shapes[b];
+  if (!CudaMatmul::supports(type) || lhs.size() < 2 || rhs.size() != lhs.size())
+    return false;
+  MatmulShape shape;
+  for (size_t d = 0; d + 2 < lhs.size(); ++d)
+    shape.batches *= lhs[d];
+  shape.m = lhs[lhs.size() - 2];
+  shape.k = lhs.back();
+  shape.n = rhs.back();
+  // A product over nothing is zeros, which the host path writes; batches
+  // beyond cuBLASLt's 32-bit count go there too.
+  if (shape.k == 0 || shape.batches > std::numeric_limits<int32_t>::max())
+    return false;
+  absl::StatusOr<CudaMatmul *> matmul = context_->matmul();
+  if (!matmul.ok())
+    return false; // cuBLASLt is not installed: the host path (docs/nvidia.md)
+  XS_ASSIGN_OR_RETURN(int64_t workspaceBytes, (*matmul)->workspaceBytes(type, shape));
+  CUdeviceptr workspace = 0;
+  if (workspaceBytes > 0) {
+    std::shared_ptr<void> block = context_->deviceMemory()->allocate(workspaceBytes);
+    if (block == nullptr)
+      return absl::ResourceExhaustedError(strCat("out of GPU memory on ", context_->name(),
+                                                 " allocating cuBLASLt's workspace (",
+                                                 workspaceBytes, " bytes) for @", plan_.function));
+    workspace = address(block);
+    call.held.push_back(std::move(block));
+  }
+  XS_RETURN_IF_ERROR((*matmul)->run(type, shape, call.data[a], call.data[b], call.data[c],
+                                    workspace, call.stream->get()));
+  return true;
+}
+
 absl::Status CudaExecutable::runLibrary(const HostStep &step, CallState &call) const {
+  XS_ASSIGN_OR_RETURN(bool onGpu, runDotOnGpu(step, call));
+  if (onGpu)
+    return finishLaunch(*context_, call.stream->get(), std::string(mnemonic(step.libraryOp)));
   const CudaContext &ctx = *context_;
   const CudaDriver &driver = ctx.driver();
   CUstream s = call.stream->get();

@@ -13,9 +13,12 @@
 // (RunRequest::deviceMemory); host ones are copied in and out. A launch
 // runs the variant's grid in blocks of its lanes (HostLaunchVariant::lanes)
 // threads with its block buffers as dynamic shared memory; phases are
-// launches one after another. Library steps (dot) run on the host through
-// the CPU's library ops, their operands copied there and the result back.
-// All per-call state lives in execute().
+// launches one after another. Library steps (dot) run through cuBLASLt on
+// the call's stream (CudaMatmul) where it is installed and multiplies the
+// element type; elsewhere on the host through the CPU's library ops, their
+// operands copied there and the result back. A run on the caller's stream
+// with every tensor on the GPU returns once queued; other runs wait for
+// their stream. All per-call state lives in execute().
 
 #include <memory>
 #include <string>
@@ -55,6 +58,9 @@ private:
   absl::Status runSteps(CallState &call, RunStats *stats) const;
   absl::Status launch(const HostStep &step, size_t stepIndex, CallState &call) const;
   absl::Status runLibrary(const HostStep &step, CallState &call) const;
+  /// Queues a dot step through cuBLASLt; false where the host runs it (not
+  /// a dot, an element type cuBLASLt lacks, K = 0, no cuBLASLt).
+  absl::StatusOr<bool> runDotOnGpu(const HostStep &step, CallState &call) const;
 
   HostPlan plan_;
   std::shared_ptr<CudaContext> context_;

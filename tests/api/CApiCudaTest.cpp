@@ -59,9 +59,9 @@ TEST(CApiCudaTest, GpuTensorsAreUsedInPlaceOnTheCallersStream) {
   EXPECT_EQ(gpu.hostToDevice.load(), uploads + 1); // the kernels' argument table only
   EXPECT_EQ(gpu.deviceToHost.load(), 0);
   EXPECT_EQ(gpu.deviceToDevice.load(), 0);
-  ASSERT_GT(gpu.synchronized.size(), syncs);
-  for (size_t i = syncs; i < gpu.synchronized.size(); ++i)
-    EXPECT_EQ(gpu.synchronized[i], stream) << "waited for a stream not the caller's";
+  // Every tensor on the GPU and the caller's stream given: the run returned
+  // once queued, without waiting for any stream.
+  EXPECT_EQ(gpu.synchronized.size(), syncs);
   EXPECT_EQ(bytesCopiedSoFar(), copied);
 
   // Outputs xstitch allocates stay on the GPU.

@@ -145,6 +145,14 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr destination, unsigned char value, size
   std::memset(reinterpret_cast<void *>(destination), value, bytes);
   return 0;
 }
+EXPORT CUresult cuMemHostAlloc(void **pointer, size_t bytes, unsigned) {
+  *pointer = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  return 0;
+}
+EXPORT CUresult cuMemFreeHost(void *pointer) {
+  std::free(pointer);
+  return 0;
+}
 EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr destination, const void *source, size_t bytes,
                                      CUstream) {
   state.hostToDevice.fetch_add(1);
@@ -178,6 +186,7 @@ EXPORT CUresult cuEventCreate(CUevent *event, unsigned) {
 EXPORT CUresult cuEventDestroy_v2(CUevent) { return 0; }
 EXPORT CUresult cuEventRecord(CUevent, CUstream) { return 0; }
 EXPORT CUresult cuEventSynchronize(CUevent) { return 0; }
+EXPORT CUresult cuEventQuery(CUevent) { return 0; } // the recording GPU is done at once
 EXPORT CUresult cuEventElapsedTime(float *milliseconds, CUevent, CUevent) {
   *milliseconds = 0;
   return 0;

@@ -6,6 +6,7 @@
 // tables the kernels read), copies in and out, library steps on the host,
 // aliases, reuse of cached device memory, and the errors.
 
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <set>
@@ -19,6 +20,7 @@
 #include "runtime/Executable.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/cuda/CudaDevice.h"
+#include "tests/unit/RecordingCublasLt.h"
 #include "transforms/Pass.h"
 #include "gtest/gtest.h"
 
@@ -56,6 +58,9 @@ struct FakeGpu {
   /// Blocks of any kernel that fit an SM at once (the occupancy query): 0
   /// keeps variants of several phases to a launch per phase.
   int occupancy = 0;
+  /// Whether the streams have passed every event recorded on them
+  /// (cuEventQuery): false keeps runs left queued holding their memory.
+  bool eventsDone = true;
 };
 FakeGpu *gpu = nullptr;
 
@@ -197,6 +202,16 @@ CUresult fakeEventElapsed(float *milliseconds, CUevent start, CUevent end) {
                                              gpu->eventTicks.at(reinterpret_cast<uint64_t>(start)));
   return 0;
 }
+CUresult fakeEventQuery(CUevent) { return gpu->eventsDone ? 0 : 600; } // CUDA_ERROR_NOT_READY
+CUresult fakeEventSynchronize(CUevent) { return 0; }
+CUresult fakeHostAlloc(void **pointer, size_t bytes, unsigned) {
+  *pointer = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+  return 0;
+}
+CUresult fakeFreeHost(void *pointer) {
+  std::free(pointer);
+  return 0;
+}
 CUresult fakeStreamSynchronize(CUstream stream) {
   gpu->synchronized.push_back(stream);
   return gpu->syncResult;
@@ -269,6 +284,10 @@ CudaDriver recordingDriver() {
   d.cuEventDestroy = fakeEventDestroy;
   d.cuEventRecord = fakeEventRecord;
   d.cuEventElapsedTime = fakeEventElapsed;
+  d.cuEventQuery = fakeEventQuery;
+  d.cuEventSynchronize = fakeEventSynchronize;
+  d.cuMemHostAlloc = fakeHostAlloc;
+  d.cuMemFreeHost = fakeFreeHost;
   d.cuLaunchKernel = fakeLaunch;
   d.cuLaunchCooperativeKernel = fakeCooperativeLaunch;
   d.cuOccupancyMaxActiveBlocksPerMultiprocessor = fakeOccupancy;
@@ -288,9 +307,15 @@ protected:
 
   /// `text` through the default pipeline, planned and compiled to PTX for
   /// the recording GPU (an H200's limits), loaded on it.
+  /// Options with the recording cuBLASLt.
+  static CudaDeviceOptions recording() {
+    CudaDeviceOptions options;
+    options.context.findCublasLt = testing::findRecordingCublasLt;
+    return options;
+  }
   absl::StatusOr<std::shared_ptr<Executable>> load(const std::string &text,
                                                    std::unique_ptr<Module> &module,
-                                                   const CudaDeviceOptions &options = {}) {
+                                                   const CudaDeviceOptions &options = recording()) {
     XS_ASSIGN_OR_RETURN(module, parseModule(text, "test.xs"));
     XS_RETURN_IF_ERROR(runPipeline(*module, defaultPipeline(), {}));
     XS_ASSIGN_OR_RETURN(CudaDeviceInfo info, driver_.deviceInfo(0));
@@ -547,18 +572,23 @@ TEST_F(CudaDeviceTest, PhasesRunAsOneCooperativeLaunchWhereItsBlocksFit) {
   EXPECT_EQ(wordAtLaunch, 0u);
 }
 
-TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {
-  std::unique_ptr<Module> module;
-  // A reshape (a view) feeding a dot: no kernel at all.
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+constexpr const char *kProject = R"(
 func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
   %m = reshape %a : f32[2, 3]
   %p = dot %m, %b
   return %p
 }
-)",
-                                                                module);
+)";
+
+TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {
+  std::unique_ptr<Module> module;
+  // A reshape (a view) feeding a dot: no kernel at all. Without cuBLASLt the
+  // dot runs on the host.
+  CudaDeviceOptions options;
+  options.context.findCublasLt = testing::findNoCublasLt;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kProject, module, options);
   ASSERT_TRUE(executable.ok()) << executable.status();
+  size_t matmuls = testing::recordingCublasLtState().matmuls.size();
   std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, 0, -1, 2, 0.5f, 3};
   absl::StatusOr<std::vector<Tensor>> outputs =
       (*executable)
@@ -570,6 +600,77 @@ func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
   // [[1,2,3],[4,5,6]] x [[1,0],[-1,2],[0.5,3]]
   EXPECT_EQ((*outputs)[0].shape(), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(floats((*outputs)[0]), (std::vector<float>{0.5f, 13, 2, 28}));
+  EXPECT_EQ(testing::recordingCublasLtState().matmuls.size(), matmuls);
+  EXPECT_GT(state_.deviceToHost, 1); // the operands went to the host
+}
+
+TEST_F(CudaDeviceTest, DotsRunThroughCublasLtOnTheRunsStream) {
+  testing::RecordingCublasLtState &blas = testing::recordingCublasLtState();
+  blas.matmuls.clear();
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kProject, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, 0, -1, 2, 0.5f, 3};
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)
+          ->run({TensorView{ElementType::F32, {6}, a.data()},
+                 TensorView{ElementType::F32, {3, 2}, b.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  EXPECT_EQ(floats((*outputs)[0]), (std::vector<float>{0.5f, 13, 2, 28}));
+  // Row-major [2, 3] x [3, 2] is column-major [2 x 3] x [3 x 2] with the
+  // operands swapped: D is N x M = 2 x 2 over K = 3.
+  ASSERT_EQ(blas.matmuls.size(), 1u);
+  EXPECT_EQ(blas.matmuls[0].rows, 2u);
+  EXPECT_EQ(blas.matmuls[0].cols, 2u);
+  EXPECT_EQ(blas.matmuls[0].depth, 3u);
+  EXPECT_EQ(blas.matmuls[0].batches, 1);
+  EXPECT_EQ(blas.matmuls[0].workspaceBytes, testing::kRecordedWorkspaceBytes);
+  ASSERT_EQ(state_.launchStreams.size(), 0u);
+  // Only the result came back to the host.
+  EXPECT_EQ(state_.deviceToHost, 1);
+
+  // Batched, with a shape M != N != K, twice: the second call reuses the
+  // descriptors and queries nothing.
+  module.reset();
+  executable = load(R"(
+func @heads(%q: f32[B, 2, 3], %k: f32[B, 3, 4]) -> (s: f32[B, 2, 4]) {
+  %s = dot %q, %k
+  return %s
+}
+)",
+                    module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> q(2 * 2 * 3), k(2 * 3 * 4);
+  for (size_t i = 0; i < q.size(); ++i)
+    q[i] = static_cast<float>(i) - 5;
+  for (size_t i = 0; i < k.size(); ++i)
+    k[i] = 0.5f * static_cast<float>(i % 7);
+  std::vector<float> expected;
+  for (int batch = 0; batch < 2; ++batch)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 4; ++j) {
+        float sum = 0;
+        for (int p = 0; p < 3; ++p)
+          sum += q[static_cast<size_t>(batch * 6 + i * 3 + p)] *
+                 k[static_cast<size_t>(batch * 12 + p * 4 + j)];
+        expected.push_back(sum);
+      }
+  for (int call = 0; call < 2; ++call) {
+    outputs = (*executable)
+                  ->run({TensorView{ElementType::F32, {2, 2, 3}, q.data()},
+                         TensorView{ElementType::F32, {2, 3, 4}, k.data()}});
+    ASSERT_TRUE(outputs.ok()) << outputs.status();
+    EXPECT_EQ(floats((*outputs)[0]), expected);
+  }
+  ASSERT_EQ(blas.matmuls.size(), 3u);
+  EXPECT_EQ(blas.matmuls[1].batches, 2);
+  EXPECT_EQ(blas.matmuls[1].rows, 4u); // N
+  EXPECT_EQ(blas.matmuls[1].cols, 2u); // M
+  EXPECT_EQ(blas.matmuls[1].depth, 3u);
+  // Descriptors live while the device does; none leaks once it goes.
+  device_.reset();
+  executable = absl::InternalError("released");
+  EXPECT_EQ(blas.descriptorsLive, 0);
 }
 
 TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
@@ -600,11 +701,10 @@ TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
   EXPECT_EQ(state_.deviceToHost, 0);
   EXPECT_EQ(state_.deviceToDevice, 0);
   EXPECT_EQ(state_.hostToDevice, tableUploads + 1); // the kernel-argument table only
-  // Queued on the caller's stream, and only that stream waited for.
+  // Queued on the caller's stream, and left queued there: the run
+  // returned without waiting for any stream.
   EXPECT_EQ(state_.launchStreams, (std::vector<CUstream>{callers}));
-  ASSERT_FALSE(state_.synchronized.empty());
-  for (CUstream s : state_.synchronized)
-    EXPECT_EQ(s, callers);
+  EXPECT_TRUE(state_.synchronized.empty());
 
   // Outputs the run allocates stay on the device, handed over without a copy.
   request.outputs.clear();
@@ -615,6 +715,38 @@ TEST_F(CudaDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
   EXPECT_EQ(state_.deviceToHost, 0);
   EXPECT_EQ(state_.launches[1].buffers[1], reinterpret_cast<uint64_t>(result->outputs[0]->data()));
   EXPECT_EQ(result->shapes[0], (std::vector<int64_t>{3, 5}));
+}
+
+TEST_F(CudaDeviceTest, RunsLeftQueuedHoldTheirMemoryUntilTheirStreamPassesThem) {
+  state_.kernelEffect = copyFirstBufferToSecond;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  alignas(256) static float x[3 * 5], y[3 * 5];
+  RunRequest request;
+  request.inputs = {TensorView{ElementType::F32, {3, 5}, x}};
+  request.outputs = {TensorView{ElementType::F32, {3, 5}, y}};
+  request.deviceMemory = true;
+  request.stream = reinterpret_cast<CUstream>(0x77);
+  state_.eventsDone = false;
+  ASSERT_TRUE((*executable)->execute(request).ok());
+  int allocated = state_.allocations;
+  ASSERT_TRUE((*executable)->execute(request).ok());
+  // The first run's argument table is still queued: the second took more.
+  EXPECT_GT(state_.allocations, allocated);
+  // Once the stream has passed the runs, the next runs reuse their memory.
+  state_.eventsDone = true;
+  allocated = state_.allocations;
+  ASSERT_TRUE((*executable)->execute(request).ok());
+  ASSERT_TRUE((*executable)->execute(request).ok());
+  EXPECT_EQ(state_.allocations, allocated);
+  EXPECT_TRUE(state_.synchronized.empty());
+  // A timed run waits for its stream (its events are read after it).
+  RunStats stats;
+  ASSERT_TRUE((*executable)->execute(request, &stats).ok());
+  ASSERT_FALSE(state_.synchronized.empty());
+  for (CUstream s : state_.synchronized)
+    EXPECT_EQ(s, request.stream);
 }
 
 TEST_F(CudaDeviceTest, HostSymbolsReadDeviceInputsThroughAHostCopy) {
