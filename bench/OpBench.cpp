@@ -1,10 +1,14 @@
 // xstitch-bench-ops: each large element-wise, broadcast and reduction op
 // alone, compiled for the CPU, as a fraction of the copy-bandwidth floor
-// measured in the same run. Usage:
-//   xstitch-bench-ops [--threads N] [--iters N] [--rows R]
+// measured in the same run. --data-checks instead times each op that
+// compiled code checks (indexed reads, integer division: HostPlan::checks)
+// with its checks and without, in turns. Usage:
+//   xstitch-bench-ops [--threads N] [--iters N] [--rows R] [--data-checks]
 // The table and the command that made it are recorded in docs/performance.md.
 
 #include <cstdio>
+#include <cstdlib>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "bench/BenchSupport.h"
 #include "driver/Compiler.h"
 #include "ir/Parser.h"
+#include "runtime/Executable.h"
 #include "runtime/Tensor.h"
 #include "tools/LibraryRun.h"
 #include "tools/common/CommandLine.h"
@@ -26,6 +31,9 @@ namespace {
 struct OpCase {
   const char *name;
   const char *text; // a function over R rows; R is bound by --rows
+  /// Parameters whose values need a range of their own (indices within
+  /// their dim, divisors without 0).
+  std::vector<std::pair<std::string, RandomRange>> ranges = {};
 };
 
 // 1024 columns: rows x 1024 f32 is 4 KiB per row; the default R = 16384 makes
@@ -54,14 +62,103 @@ const OpCase kCases[] = {
                         "  %y = reduce_sum %a {dims = [0]}\n  return %y\n}\n"},
     {"transpose", "func @f(%a: f32[R, 1024]) -> (y) {\n"
                   "  %y = transpose %a {perm = [1, 0]}\n  return %y\n}\n"},
+    // Ops with data checks: rows of a table picked by index (an embedding
+    // lookup), elements of each row picked by index, integer division.
+    {"gather rows",
+     "func @f(%t: f32[R, 1024], %i: i32[R]) -> (y) {\n"
+     "  %y = gather %t, %i {dim = 0}\n  return %y\n}\n",
+     {{"i", {0, 16384}}}},
+    {"take_along_axis",
+     "func @f(%x: f32[R, 1024], %i: i32[R, 1024]) -> (y) {\n"
+     "  %y = take_along_axis %x, %i {dim = 1}\n  return %y\n}\n",
+     {{"i", {-1024, 1024}}}},
+    {"div i32",
+     "func @f(%a: i32[R, 1024], %b: i32[R, 1024]) -> (y) {\n"
+     "  %y = div %a, %b\n  return %y\n}\n",
+     {{"a", {-1000, 1000}}, {"b", {1, 50}}}},
 };
 
 const std::vector<FlagSpec> kFlags = {
     {"threads", true, false, "N", "worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs per case (default 20)"},
     {"rows", true, false, "R", "rows of every tensor (default 16384, 1024 columns)"},
+    {"data-checks", false, false, "",
+     "instead: each op with data checks compiled with them and without, timed in turns"},
     {"help", false, false, "", "show this help"},
 };
+
+/// Random inputs for `f` at R = `rows` (OpCase::ranges where given).
+std::vector<Tensor> makeInputs(const Function &f, const OpCase &c, int64_t rows,
+                               std::mt19937_64 &rng) {
+  std::vector<Tensor> inputs;
+  for (const auto &p : f.params()) {
+    std::vector<int64_t> shape;
+    for (const DimExpr &d : p->type().shape())
+      shape.push_back(*d.evaluate(DimBindings{{"R", rows}}));
+    ElementType t = p->type().elementType();
+    RandomRange range = defaultRandomRange(t);
+    for (const auto &[name, given] : c.ranges)
+      if (name == p->name())
+        range = given;
+    // The row indices' range is --rows.
+    if (p->name() == "i" && range.hi > 1024)
+      range.hi = static_cast<double>(rows);
+    inputs.push_back(toTensor(randomTensor(t, shape, range, rng)));
+  }
+  return inputs;
+}
+
+/// --data-checks: each op whose compiled code checks data, with the checks
+/// and without, run in turns in this process.
+int compareDataChecks(int threads, int iters, int64_t rows) {
+  std::printf("ops with data checks, rows %lld, %s threads, median of %d runs each, in turns\n\n",
+              static_cast<long long>(rows), threads ? std::to_string(threads).c_str() : "all",
+              iters);
+  std::printf(
+      "| op | checks | with (ms) | without (ms) | with / without |\n|---|---:|---:|---:|---:|\n");
+  std::mt19937_64 rng(1);
+  for (const OpCase &c : kCases) {
+    absl::StatusOr<std::unique_ptr<Module>> module = parseModule(c.text, c.name);
+    if (!module.ok() || !runPipeline(**module, defaultPipeline(), PipelineOptions{}).ok())
+      return 3;
+    const Function &f = *(*module)->functions()[0];
+    std::shared_ptr<Executable> compiled[2];
+    for (int checks = 0; checks < 2; ++checks) {
+      CompileOptions options;
+      options.threads = threads;
+      options.fusion = false;
+      options.dataChecks = checks == 1;
+      options.useCache = false;
+      absl::StatusOr<std::shared_ptr<Executable>> exe = compileFunction(f, options);
+      if (!exe.ok()) {
+        std::fprintf(stderr, "%s: %s\n", c.name, std::string(exe.status().message()).c_str());
+        return 3;
+      }
+      compiled[checks] = *exe;
+    }
+    size_t checks = compiled[1]->plan().checks.size();
+    if (checks == 0)
+      continue;
+    std::vector<Tensor> inputs = makeInputs(f, c, rows, rng);
+    RunRequest request;
+    for (const Tensor &t : inputs)
+      request.inputs.push_back(t.view());
+    std::vector<std::function<double()>> runs;
+    for (int k : {1, 0})
+      runs.push_back([&, k] {
+        absl::StatusOr<RunResult> result = compiled[k]->execute(request);
+        if (!result.ok()) {
+          std::fprintf(stderr, "%s: %s\n", c.name, std::string(result.status().message()).c_str());
+          std::exit(3);
+        }
+        return 0.0;
+      });
+    TurnMedians medians = medianSecondsInTurns(runs, iters);
+    std::printf("| %s | %zu | %.3f | %.3f | %.3f |\n", c.name, checks, medians.seconds[0] * 1e3,
+                medians.seconds[1] * 1e3, medians.seconds[0] / medians.seconds[1]);
+  }
+  return 0;
+}
 
 int run(int argc, char **argv) {
   absl::StatusOr<ParsedArgs> args = parseArgs(argc, argv, kFlags);
@@ -84,6 +181,9 @@ int run(int argc, char **argv) {
         stderr, "xstitch-bench-ops: error: --threads, --iters and --rows take positive integers\n");
     return 2;
   }
+
+  if (args->has("data-checks"))
+    return compareDataChecks(threads, iters, rows);
 
   double floor = measureCopyBandwidth(size_t(512) << 20, threads);
   std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s\n",
@@ -116,16 +216,9 @@ int run(int argc, char **argv) {
       return 3;
     }
     DimBindings dims{{"R", rows}};
-    std::vector<Tensor> inputs;
+    std::vector<Tensor> inputs = makeInputs(f, c, rows, rng);
     std::vector<TensorView> views;
     double bytes = 0;
-    for (const auto &p : f.params()) {
-      std::vector<int64_t> shape;
-      for (const DimExpr &d : p->type().shape())
-        shape.push_back(*d.evaluate(dims));
-      ElementType t = p->type().elementType();
-      inputs.push_back(toTensor(randomTensor(t, shape, defaultRandomRange(t), rng)));
-    }
     for (const Tensor &t : inputs) {
       views.push_back(t.view());
       bytes += static_cast<double>(t.view().byteSize());

@@ -63,8 +63,8 @@ std::string specializationText(const CompileOptions &options) {
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat(
       compilerIdentity(), "\ndevice=", options.device, "\ntarget=", resolvedTarget(options),
-      "\nfusion=", options.fusion ? 1 : 0, "\nthreads=", options.threads,
-      "\nflush_denormals=", options.flushDenormals ? 1 : 0,
+      "\nfusion=", options.fusion ? 1 : 0, "\ndata_checks=", options.dataChecks ? 1 : 0,
+      "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
       "\nsync_launches=", options.syncLaunches ? 1 : 0, "\nblock_elements=", options.blockElements,
       "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
       "\nfeatures=", options.features, "\nspecialize=", specializationText(options), "\n",
@@ -94,6 +94,7 @@ absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name, const Compil
 PlanOptions planOptionsOf(const CompileOptions &options) {
   PlanOptions plan;
   plan.fusion = options.fusion;
+  plan.dataChecks = options.dataChecks;
   return plan;
 }
 

@@ -28,7 +28,10 @@ struct CompileOptions {
   /// (runtime/simt/SimtDevice.h).
   std::string device = "cpu";
   bool fusion = true; // false: one kernel per op (--no-fusion)
-  int threads = 0;    // CPU workers; 0: all cores
+  /// Kernels check what the interpreter refuses (PlanOptions::dataChecks);
+  /// false only to measure what that costs.
+  bool dataChecks = true;
+  int threads = 0; // CPU workers; 0: all cores
   /// CPU kernels flush subnormal floats to zero (runtime/cpu/DenormalFlush.h;
   /// false: --keep-denormals).
   bool flushDenormals = true;

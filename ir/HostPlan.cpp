@@ -118,8 +118,37 @@ std::string printHostPlan(const HostPlan &plan) {
   for (size_t i = 0; i < plan.steps.size(); ++i)
     out += strCat("    ", i, ": ", stepText(plan.steps[i]));
   out += strCat("  outputs: [", bufferList(plan.outputs), "]\n");
+  if (!plan.checks.empty()) {
+    out += "  checks:\n";
+    for (size_t i = 0; i < plan.checks.size(); ++i) {
+      const HostCheck &c = plan.checks[i];
+      out += strCat(
+          "    ", i, ": ", c.op, " in ", c.kernel, ": ", hostCheckText(c.kind),
+          c.kind == HostCheck::Kind::IndexOutOfRange ? strCat(" for a dim of size ", c.bound.str())
+          : c.onHost() ? strCat(" (dim ", c.axis, ": ", c.bound.str(), ")")
+                       : "",
+          c.sharedBy.empty() ? "" : strCat(" (code of ", absl::StrJoin(c.sharedBy, ", "), ")"),
+          "\n");
+    }
+  }
   out += "}\n";
   return out;
+}
+
+std::string_view hostCheckText(HostCheck::Kind kind) {
+  switch (kind) {
+  case HostCheck::Kind::DivisionByZero:
+    return "integer division by zero";
+  case HostCheck::Kind::ZeroToNegativePower:
+    return "0 to a negative power";
+  case HostCheck::Kind::IndexOutOfRange:
+    return "index out of range";
+  case HostCheck::Kind::ReflectPadTooWide:
+    return "reflect padding as wide as the dim";
+  case HostCheck::Kind::EdgePadOfEmpty:
+    return "edge padding of an empty dim";
+  }
+  return "data error";
 }
 
 std::string cooperativeSymbol(const std::string &symbol) { return symbol + ".coop"; }

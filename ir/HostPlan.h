@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ir/Constraints.h"
@@ -103,6 +104,36 @@ struct HostStep {
   DimExpr minimumBytes;         // bytes it must move at least, for reports
 };
 
+/// A data-dependent error a kernel checks for (an integer division by zero,
+/// an index out of range): where the reference interpreter refuses an
+/// input, compiled code raises the run's status word instead of computing
+/// on (backends/common/KernelABI.h), and the runtime turns it into an error
+/// naming the op. A check's position in HostPlan::checks is its code in
+/// the status word.
+struct HostCheck {
+  enum class Kind : uint8_t {
+    DivisionByZero,      // integer div or rem by zero
+    ZeroToNegativePower, // integer pow of 0 by a negative exponent
+    IndexOutOfRange,     // gather, take_along_axis: outside [-bound, bound)
+    // Checked on the host when the dims are bound (they depend on no data):
+    ReflectPadTooWide, // pad {mode = reflect} of dim `axis` by `amount` >= bound
+    EdgePadOfEmpty,    // pad {mode = edge} of dim `axis`, whose size `bound` is 0
+  };
+  Kind kind = Kind::DivisionByZero;
+  std::string kernel; // the KernelPlan whose body holds the op
+  int opIndex = -1;   // the op's position in that body
+  std::string op;     // the op as reports name it: "%g = gather"
+  DimExpr bound;      // the size of the dim indexed or padded
+  int axis = 0;       // pads: the dim padded
+  int64_t amount = 0; // ReflectPadTooWide: the larger of its low and high padding
+  /// Whether the check runs on the host when the dims are bound, rather
+  /// than in the kernel.
+  bool onHost() const { return kind >= Kind::ReflectPadTooWide; }
+  /// Other kernels that run the same code (KernelPlan::codeOf): the error
+  /// may come from any of them.
+  std::vector<std::string> sharedBy;
+};
+
 struct HostPlan {
   std::string function;
   /// Every symbol the plan uses, in kernel-ABI order: a kernel receives a
@@ -120,6 +151,8 @@ struct HostPlan {
   /// Temporaries sharing a slot never live at the same time; a slot's size
   /// is the largest of its buffers at the call's dims.
   int numSlots = 0;
+  /// The data checks compiled into the kernels, in status-word code order.
+  std::vector<HostCheck> checks;
 };
 
 /// A compiled function: the host plan and the kernels' code. For the x86
@@ -153,6 +186,9 @@ struct SpeculatedProgram {
 
 /// A readable dump (for --explain-style reports and golden tests).
 std::string printHostPlan(const HostPlan &plan);
+
+/// What a check looks for: "integer division by zero", "index out of range".
+std::string_view hostCheckText(HostCheck::Kind kind);
 
 } // namespace xs
 

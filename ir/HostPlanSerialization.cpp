@@ -157,6 +157,19 @@ void writeHostPlan(const HostPlan &plan, ByteWriter &out) {
   for (int o : plan.outputs)
     out.i64(o);
   out.i64(plan.numSlots);
+  out.u64(plan.checks.size());
+  for (const HostCheck &c : plan.checks) {
+    out.u64(static_cast<uint64_t>(c.kind));
+    out.string(c.kernel);
+    out.i64(c.opIndex);
+    out.string(c.op);
+    writeDim(c.bound, out);
+    out.i64(c.axis);
+    out.i64(c.amount);
+    out.u64(c.sharedBy.size());
+    for (const std::string &k : c.sharedBy)
+      out.string(k);
+  }
 }
 
 // --- reading ---------------------------------------------------------------
@@ -432,6 +445,34 @@ absl::StatusOr<HostPlan> readHostPlan(ByteReader &in, const std::shared_ptr<cons
   if (slots < 0 || slots > INT32_MAX)
     return malformed(strCat(slots, " slots"));
   plan.numSlots = static_cast<int>(slots);
+  XS_ASSIGN_OR_RETURN(size_t checks, in.count("the checks", 4));
+  for (size_t i = 0; i < checks; ++i) {
+    HostCheck c;
+    XS_ASSIGN_OR_RETURN(uint64_t kind, in.u64("a check's kind"));
+    if (kind > static_cast<uint64_t>(HostCheck::Kind::EdgePadOfEmpty))
+      return malformed(strCat("check kind ", kind));
+    c.kind = static_cast<HostCheck::Kind>(kind);
+    XS_ASSIGN_OR_RETURN(std::string_view kernel, in.string("a check's kernel"));
+    c.kernel = std::string(kernel);
+    XS_ASSIGN_OR_RETURN(int64_t opIndex, in.i64("a check's op"));
+    if (opIndex < 0 || opIndex > INT32_MAX)
+      return malformed(strCat("check op ", opIndex));
+    c.opIndex = static_cast<int>(opIndex);
+    XS_ASSIGN_OR_RETURN(std::string_view op, in.string("a check's op name"));
+    c.op = std::string(op);
+    XS_ASSIGN_OR_RETURN(c.bound, readDim(in));
+    XS_ASSIGN_OR_RETURN(int64_t axis, in.i64("a check's axis"));
+    if (axis < 0 || axis > INT32_MAX)
+      return malformed(strCat("check axis ", axis));
+    c.axis = static_cast<int>(axis);
+    XS_ASSIGN_OR_RETURN(c.amount, in.i64("a check's amount"));
+    XS_ASSIGN_OR_RETURN(size_t shared, in.count("a check's kernels"));
+    for (size_t k = 0; k < shared; ++k) {
+      XS_ASSIGN_OR_RETURN(std::string_view name, in.string("a kernel name"));
+      c.sharedBy.emplace_back(name);
+    }
+    plan.checks.push_back(std::move(c));
+  }
   return plan;
 }
 

@@ -62,6 +62,12 @@ std::shared_ptr<void> CachingAllocator::allocate(int64_t bytes) {
   if (block == nullptr) {
     block = source_->allocate(size);
     if (block == nullptr) {
+      // Out of memory: the free blocks this allocator keeps (of other size
+      // classes) go back to the source, and the request is tried again.
+      releaseCached();
+      block = source_->allocate(size);
+    }
+    if (block == nullptr) {
       std::lock_guard<std::mutex> lock(mutex_);
       stats_.liveBytes -= size;
       return nullptr;

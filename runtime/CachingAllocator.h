@@ -56,7 +56,9 @@ public:
 
   /// `bytes` (at least 1) of memory aligned to kAlignment, returned to this
   /// allocator's cache when the last owner releases it (the block keeps the
-  /// allocator alive). nullptr when the system is out of memory.
+  /// allocator alive). When the source is out of memory, the cached free
+  /// blocks go back to it and the request is tried once more; nullptr when
+  /// that fails too.
   std::shared_ptr<void> allocate(int64_t bytes);
 
   /// The size class a request of `bytes` is served from.

@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_join.h"
+#include "backends/common/KernelABI.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 
@@ -265,6 +266,27 @@ absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
                                                " cannot be determined from the input shapes"));
     bindings[symbol] = *value;
   }
+  // Pads whose dims the interpreter refuses (HostCheck::onHost).
+  for (const HostCheck &check : plan.checks) {
+    if (!check.onHost())
+      continue;
+    absl::StatusOr<int64_t> size = check.bound.evaluate(bindings);
+    if (!size.ok())
+      return absl::InternalError(strCat("@", plan.function, ": the size of dim ", check.axis,
+                                        " padded by ", check.op,
+                                        " cannot be evaluated: ", size.status().message()));
+    bool refused =
+        check.kind == HostCheck::Kind::ReflectPadTooWide ? check.amount >= *size : *size == 0;
+    if (!refused)
+      continue;
+    return absl::InvalidArgumentError(strCat(
+        "@", plan.function, ": ", check.op, " in kernel ", check.kernel, ": ",
+        check.kind == HostCheck::Kind::ReflectPadTooWide
+            ? strCat("reflect padding of dim ", check.axis, " by ", check.amount,
+                     " needs the dim's size above it, but it is ", *size)
+            : strCat("edge padding of dim ", check.axis, " needs a non-empty dim, but it is 0"),
+        " at these inputs' shapes; the reference interpreter refuses them too"));
+  }
   return bindings;
 }
 
@@ -330,7 +352,48 @@ absl::StatusOr<std::vector<int64_t>> symbolValues(const HostPlan &plan, const Di
           strCat("symbol ", symbol, " of @", plan.function, " is not bound"));
     values.push_back(it->second);
   }
+  values.push_back(0); // the status word
   return values;
+}
+
+absl::Status checkStatusWord(const HostPlan &plan, uint64_t word, const DimBindings &dims) {
+  if (word == 0)
+    return absl::OkStatus();
+  StatusWord status = decodeStatusWord(word);
+  if (status.code < 0 || static_cast<size_t>(status.code) >= plan.checks.size())
+    return absl::InternalError(strCat("@", plan.function, ": a kernel raised status word ", word,
+                                      ", which names no check of the plan"));
+  const HostCheck &check = plan.checks[static_cast<size_t>(status.code)];
+  if (check.onHost())
+    return absl::InternalError(
+        strCat("@", plan.function, ": a kernel raised host check ", status.code));
+  std::string where = strCat(check.op, " in kernel ", check.kernel);
+  if (!check.sharedBy.empty())
+    where += strCat(" (or ", absl::StrJoin(check.sharedBy, ", "), ", which run its code)");
+  std::string what;
+  switch (check.kind) {
+  case HostCheck::Kind::DivisionByZero:
+    what = "integer division by zero";
+    break;
+  case HostCheck::Kind::ZeroToNegativePower:
+    what = "integer 0 to a negative power (a division by zero)";
+    break;
+  case HostCheck::Kind::ReflectPadTooWide:
+  case HostCheck::Kind::EdgePadOfEmpty:
+    break;
+  case HostCheck::Kind::IndexOutOfRange: {
+    std::string index = status.saturated
+                            ? strCat(status.value < 0 ? "below " : "above ", status.value)
+                            : strCat(status.value);
+    absl::StatusOr<int64_t> bound = check.bound.evaluate(dims);
+    what = strCat("index ", index, " is out of range");
+    if (bound.ok())
+      what += strCat(" for a dim of size ", *bound, " (valid: ", -*bound, " to ", *bound - 1, ")");
+    break;
+  }
+  }
+  return absl::InvalidArgumentError(strCat("@", plan.function, ": ", where, ": ", what,
+                                           "; the reference interpreter refuses these inputs too"));
 }
 
 size_t aliasTarget(const HostPlan &plan, size_t index) {

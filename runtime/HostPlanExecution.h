@@ -48,8 +48,16 @@ absl::StatusOr<BufferLayout> layoutBuffers(const HostPlan &plan, const DimBindin
 /// The index of the first variant of a launch step whose predicates hold.
 absl::StatusOr<size_t> chooseVariant(const HostStep &step, const DimBindings &dims);
 
-/// The values of HostPlan::symbols in order: the `dims` argument of kernels.
+/// The values of HostPlan::symbols in order, then the run's status word
+/// (0): the `dims` argument of kernels (backends/common/KernelABI.h).
 absl::StatusOr<std::vector<int64_t>> symbolValues(const HostPlan &plan, const DimBindings &dims);
+
+/// The run's outcome from its status word (KernelABI.h: 0 is OK): an
+/// InvalidArgument error naming the op whose check failed and what it
+/// found ("%g = gather in kernel k0: index 5 is out of range for a dim of
+/// size 3 (valid: -3 to 2)"), as the reference interpreter would refuse
+/// the inputs.
+absl::Status checkStatusWord(const HostPlan &plan, uint64_t word, const DimBindings &dims);
 
 /// The real buffer alias buffer `index` views (itself when it is no alias);
 /// checkHostPlan() proved every chain ends at one.

@@ -648,11 +648,32 @@ int run(int argc, char **argv) {
                      runReport.kernels);
   }
   Runner runner(**function, executable.get());
+  // The reference interpreter's results for --check.
+  auto reference = [&]() -> absl::StatusOr<std::vector<HostTensor>> {
+    InterpreterOptions oracle;
+    oracle.roundEachOp = args->get("oracle", "rounded") != "f64";
+    XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> module, loadModule(path, {"shape-inference"}));
+    Function *refFunction = module->lookup((*function)->name());
+    return interpret(*refFunction, inputs->tensors, oracle);
+  };
 
   auto start = std::chrono::steady_clock::now();
   absl::StatusOr<std::vector<HostTensor>> outputs = runner.run(inputs->tensors, nullptr);
   double firstSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!outputs.ok() && absl::IsInvalidArgument(outputs.status()) && args->has("check")) {
+    // Inputs the compiled code refuses (an index out of range, a division
+    // by zero): the check is whether the interpreter refuses them too.
+    absl::StatusOr<std::vector<HostTensor>> refOutputs = reference();
+    if (refOutputs.ok()) {
+      out << "check: FAIL: the compiled code refuses inputs the reference interpreter accepts\n";
+      runReport.check = "fail";
+      std::cerr << "xstitch-run: error: " << outputs.status().message() << "\n";
+      return kExitMismatch;
+    }
+    out << "check: both refuse the inputs; the reference interpreter: "
+        << refOutputs.status().message() << "\n";
+  }
   if (!outputs.ok())
     return report(outputs.status());
 
@@ -710,14 +731,14 @@ int run(int argc, char **argv) {
   }
 
   if (args->has("check")) {
-    InterpreterOptions oracle;
-    oracle.roundEachOp = args->get("oracle", "rounded") != "f64";
-    absl::StatusOr<std::unique_ptr<Module>> reference = loadModule(path, {"shape-inference"});
-    if (!reference.ok())
-      return report(reference.status());
-    Function *refFunction = (*reference)->lookup((*function)->name());
-    absl::StatusOr<std::vector<HostTensor>> refOutputs =
-        interpret(*refFunction, inputs->tensors, oracle);
+    absl::StatusOr<std::vector<HostTensor>> refOutputs = reference();
+    if (!refOutputs.ok() && absl::IsInvalidArgument(refOutputs.status())) {
+      // The interpreter refuses inputs the compiled code ran.
+      out << "check: FAIL: the reference interpreter refuses inputs the compiled code ran: "
+          << refOutputs.status().message() << "\n";
+      runReport.check = "fail";
+      return kExitMismatch;
+    }
     if (!refOutputs.ok())
       return report(refOutputs.status());
     bool checkPassed = true;

@@ -15,6 +15,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/Interpreter.h"
+#include "ir/ValueFacts.h"
 #include "ir/Verifier.h"
 #include "transforms/PlanInternal.h"
 #include "transforms/StitchPlanner.h"
@@ -60,10 +61,75 @@ std::string opSummary(const Operation &op) {
   return strCat("%", op.result()->name(), " = ", op.mnemonic());
 }
 
+/// The checks of a pad that the interpreter refuses for some dims (reflect
+/// padding as wide as the dim, edge padding of an empty dim), unless its
+/// dims are constants that pass.
+std::vector<HostCheck> padChecksOf(const Operation &op) {
+  std::vector<HostCheck> checks;
+  std::string mode = op.enumAttrOr("mode", "constant");
+  if (op.kind() != OpKind::Pad || mode == "constant")
+    return checks;
+  const std::vector<int64_t> &low = op.attr("low")->getIntList();
+  const std::vector<int64_t> &high = op.attr("high")->getIntList();
+  for (size_t d = 0; d < low.size() && d < high.size(); ++d) {
+    if (low[d] + high[d] == 0)
+      continue;
+    const DimExpr &size = op.operand(0)->type().dim(static_cast<int64_t>(d));
+    std::optional<int64_t> known = size.constantValue();
+    HostCheck check;
+    check.bound = size;
+    check.axis = static_cast<int>(d);
+    check.amount = std::max(low[d], high[d]);
+    if (mode == "reflect") {
+      if (known && check.amount < *known)
+        continue;
+      check.kind = HostCheck::Kind::ReflectPadTooWide;
+    } else {
+      if (known && *known > 0)
+        continue;
+      check.kind = HostCheck::Kind::EdgePadOfEmpty;
+    }
+    checks.push_back(std::move(check));
+  }
+  return checks;
+}
+
+/// The data check `op` needs in compiled code (HostCheck), if any: integer
+/// division and remainder by a divisor that may be zero, integer powers of
+/// a base that may be zero by an exponent that may be negative, and every
+/// indexed read.
+std::optional<HostCheck::Kind> dataCheckOf(const Operation &op) {
+  auto constantOperand = [&](size_t i) { return splatValue(*op.operand(i)); };
+  switch (op.kind()) {
+  case OpKind::Div:
+  case OpKind::Rem:
+    if (!isInteger(op.type().elementType()))
+      return std::nullopt;
+    if (std::optional<double> divisor = constantOperand(1); divisor && *divisor != 0)
+      return std::nullopt;
+    return HostCheck::Kind::DivisionByZero;
+  case OpKind::Pow: {
+    if (!isInteger(op.type().elementType()))
+      return std::nullopt;
+    std::optional<double> base = constantOperand(0), exponent = constantOperand(1);
+    if ((base && *base != 0) || (exponent && *exponent >= 0))
+      return std::nullopt;
+    return HostCheck::Kind::ZeroToNegativePower;
+  }
+  case OpKind::Gather:
+  case OpKind::TakeAlongAxis:
+    return HostCheck::Kind::IndexOutOfRange;
+  default:
+    return std::nullopt;
+  }
+}
+
 class ProgramPlanner {
 public:
-  ProgramPlanner(const Function &function, const TargetDescription &target, bool fusion)
-      : function_(function), target_(target), fusion_(fusion) {}
+  ProgramPlanner(const Function &function, const TargetDescription &target,
+                 const PlanOptions &options)
+      : function_(function), target_(target), fusion_(options.fusion),
+        dataChecks_(options.dataChecks) {}
 
   absl::StatusOr<ProgramPlan> run();
 
@@ -101,10 +167,12 @@ private:
   /// Kernels that compile to the same code (the same kernelCodeKey) run the
   /// first one's symbols: it is compiled once.
   void shareIdenticalKernels();
+  void collectChecks();
 
   const Function &function_;
   const TargetDescription &target_;
   bool fusion_;
+  bool dataChecks_;
   ProgramPlan plan_;
   /// Users of each value, and the values the function returns.
   absl::flat_hash_map<const Value *, std::vector<const Operation *>> users_;
@@ -560,7 +628,39 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     return s;
   plan::assignSlots(host);
   shareIdenticalKernels();
+  if (dataChecks_)
+    collectChecks();
   return std::move(plan_);
+}
+
+void ProgramPlanner::collectChecks() {
+  for (const KernelPlan &kernel : plan_.kernels) {
+    if (!kernel.codeOf.empty() || !kernel.body)
+      continue;
+    std::vector<std::string> sharedBy;
+    for (const KernelPlan &other : plan_.kernels)
+      if (other.codeOf == kernel.name)
+        sharedBy.push_back(other.name);
+    int index = 0;
+    for (const auto &op : kernel.body->ops()) {
+      std::vector<HostCheck> checks = padChecksOf(*op);
+      if (std::optional<HostCheck::Kind> kind = dataCheckOf(*op)) {
+        HostCheck check;
+        check.kind = *kind;
+        if (*kind == HostCheck::Kind::IndexOutOfRange)
+          check.bound = op->operand(0)->type().dim(op->intAttrOr("dim", 0));
+        checks.push_back(std::move(check));
+      }
+      for (HostCheck &check : checks) {
+        check.kernel = kernel.name;
+        check.opIndex = index;
+        check.op = opSummary(*op);
+        check.sharedBy = sharedBy;
+        plan_.host.checks.push_back(std::move(check));
+      }
+      ++index;
+    }
+  }
 }
 
 void ProgramPlanner::shareIdenticalKernels() {
@@ -596,7 +696,7 @@ absl::StatusOr<ProgramPlan> planProgram(const Function &function, const TargetDe
                           open[0].result, " == broadcast(", open[0].a.str(), ", ", open[0].b.str(),
                           ")); compile it through the driver, which plans one variant per relation "
                           "(transforms/SpeculateBroadcasts.h)"));
-  return ProgramPlanner(function, target, options.fusion).run();
+  return ProgramPlanner(function, target, options).run();
 }
 
 } // namespace xs

@@ -25,6 +25,12 @@ struct PlanOptions {
   /// true: every run of memory-intensive ops between library ops becomes
   /// one stitched kernel (StitchPlanner.h).
   bool fusion = true;
+  /// true: kernels check what the reference interpreter refuses (an index
+  /// out of range, an integer division by zero: HostPlan::checks) and the
+  /// run reports it. false only to measure what the checks cost
+  /// (xstitch-bench-ops --data-checks): out-of-range indices are then
+  /// clamped and zero divisors give 0, silently.
+  bool dataChecks = true;
 };
 
 struct ProgramPlan {

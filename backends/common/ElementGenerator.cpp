@@ -1,10 +1,13 @@
 #include "backends/common/ElementGenerator.h"
 
+#include "backends/common/KernelABI.h"
+
 #include <algorithm>
 
 #include "backends/common/MathFunctions.h"
 
 #include "backends/common/GroupEmitter.h"
+#include "backends/common/KernelABI.h"
 #include "backends/common/LoopBuilder.h"
 #include "backends/common/ScalarOps.h"
 #include "backends/common/TypeLowering.h"
@@ -193,9 +196,18 @@ llvm::Value *ElementGenerator::emitOp(const Operation &op,
     }
     break;
   case TypeRule::BinaryNumeric:
-  case TypeRule::BinaryLogical:
-    result = emitBinaryOp(b, op.kind(), operandType(0), operand(0), operand(1));
+  case TypeRule::BinaryLogical: {
+    llvm::Value *x = operand(0), *y = operand(1);
+    if (ctx_.checkCodes.contains(&op)) {
+      llvm::Value *zero = llvm::ConstantInt::get(y->getType(), 0);
+      llvm::Value *bad = op.kind() == OpKind::Pow
+                             ? b.CreateAnd(b.CreateICmpEQ(x, zero), b.CreateICmpSLT(y, zero))
+                             : b.CreateICmpEQ(y, zero);
+      raise(op, bad, b.getInt64(0));
+    }
+    result = emitBinaryOp(b, op.kind(), operandType(0), x, y);
     break;
+  }
   case TypeRule::Compare:
     result = emitCompareOp(b, op.enumAttrOr("dir", ""), operandType(0), operand(0), operand(1));
     break;
@@ -505,11 +517,29 @@ llvm::Value *ElementGenerator::emitPad(const Operation &op,
   return mode == "constant" ? b.CreateSelect(inside, value, fill) : value;
 }
 
-llvm::Value *ElementGenerator::resolveIndex(llvm::Value *raw, llvm::Value *size) {
+llvm::Value *ElementGenerator::resolveIndex(const Operation &op, llvm::Value *raw,
+                                            llvm::Value *size) {
   llvm::IRBuilder<> &b = ctx_.b;
   llvm::Value *resolved =
       b.CreateSelect(b.CreateICmpSLT(raw, b.getInt64(0)), b.CreateAdd(raw, size), raw);
+  if (ctx_.checkCodes.contains(&op))
+    raise(op, b.CreateICmpUGE(resolved, size), raw);
   return emitMax(b, b.getInt64(0), emitMin(b, resolved, b.CreateSub(size, b.getInt64(1))));
+}
+
+void ElementGenerator::raise(const Operation &op, llvm::Value *bad, llvm::Value *value) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  if (ctx_.raised == nullptr)
+    return;
+  // The value, saturated to 48 bits, below the code + 1 (KernelABI.h).
+  llvm::Value *limit = b.getInt64(kStatusValueLimit);
+  llvm::Value *saturated = emitMax(b, b.CreateNeg(limit), emitMin(b, value, limit));
+  llvm::Value *word =
+      b.CreateOr(b.getInt64(static_cast<int64_t>(encodeStatusWord(ctx_.checkCodes.at(&op), 0))),
+                 b.CreateAnd(saturated, b.getInt64(kStatusValueMask)));
+  llvm::Value *raised = b.CreateLoad(b.getInt64Ty(), ctx_.raised);
+  llvm::Value *candidate = b.CreateSelect(bad, word, b.getInt64(0));
+  b.CreateStore(b.CreateBinaryIntrinsic(llvm::Intrinsic::umax, raised, candidate), ctx_.raised);
 }
 
 llvm::Value *ElementGenerator::emitGather(const Operation &op,
@@ -526,7 +556,7 @@ llvm::Value *ElementGenerator::emitGather(const Operation &op,
   const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
   std::vector<llvm::Value *> source(index.begin(),
                                     index.begin() + static_cast<std::ptrdiff_t>(axis));
-  source.push_back(resolveIndex(raw, dim(size)));
+  source.push_back(resolveIndex(op, raw, dim(size)));
   source.insert(source.end(), index.begin() + static_cast<std::ptrdiff_t>(axis + indexRank),
                 index.end());
   return guardNonEmpty(
@@ -542,7 +572,7 @@ llvm::Value *ElementGenerator::emitTakeAlongAxis(const Operation &op,
   llvm::Value *raw = indexFromInteger(ctx_.b, indices->type().elementType(), emit(indices, index));
   const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
   std::vector<llvm::Value *> source = index;
-  source[axis] = resolveIndex(raw, dim(size));
+  source[axis] = resolveIndex(op, raw, dim(size));
   return guardNonEmpty(
       {size}, [&] { return emit(x, source); },
       llvm::Constant::getNullValue(computeType(ctx_.b.getContext(), x->type().elementType())));

@@ -10,7 +10,9 @@
 //
 // Indices are i64. Loads never leave their buffer: indices that depend on
 // data (gather) are clamped, and a read of an operand that may be empty at
-// run time is guarded by a branch.
+// run time is guarded by a branch. What the reference interpreter refuses
+// (an index out of range, an integer division by zero: HostPlan::checks)
+// raises the kernel's status code (KernelContext::raised) besides.
 
 #include <optional>
 #include <string>
@@ -37,6 +39,12 @@ struct KernelContext {
   std::vector<llvm::Value *> buffers;
   /// The loaded value of each symbol of the host plan.
   absl::flat_hash_map<std::string, llvm::Value *> symbols;
+  /// The status code of each checked op of the body (its position in
+  /// HostPlan::checks), and where the kernel keeps the largest status word
+  /// it raised (an i64 in the entry block, flushed to the run's status word
+  /// at the kernel's end; null when no op is checked).
+  absl::flat_hash_map<const Operation *, int> checkCodes;
+  llvm::Value *raised = nullptr;
   absl::Status status;
 
   /// Records an unsupported construct (an internal error naming the kernel).
@@ -113,7 +121,11 @@ private:
   /// A data-dependent index into a dim of size `size`: negative counts from
   /// the end, then clamped into [0, size - 1] (the interpreter reports an
   /// out-of-range index; compiled code only must not read outside).
-  llvm::Value *resolveIndex(llvm::Value *raw, llvm::Value *size);
+  llvm::Value *resolveIndex(const Operation &op, llvm::Value *raw, llvm::Value *size);
+  /// Where `bad` holds, raises `op`'s check with `value` (the index, or 0):
+  /// the kernel's status word becomes at least encodeStatusWord(code,
+  /// value). Branch-free, so loops still vectorize (a max reduction).
+  void raise(const Operation &op, llvm::Value *bad, llvm::Value *value);
   /// `read()` when every dim in `sizes` is non-zero at run time, else
   /// `fallback`; the branch is only emitted when some size may be 0.
   llvm::Value *guardNonEmpty(const std::vector<DimExpr> &sizes,

@@ -219,13 +219,31 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   std::string symbol = kernelSymbol(plan, index);
   llvm::Function *function = target.createKernel(
       module, cooperative ? cooperativeSymbol(symbol) : phaseSymbol(symbol, first), b);
-  KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, absl::OkStatus()};
+  KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, {}, nullptr, absl::OkStatus()};
   size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size() +
                    plan.partials.size();
   for (size_t i = 0; i < numArgs; ++i)
     ctx.buffers.push_back(target.bufferArg(b, static_cast<int>(i)));
   for (size_t i = 0; i < program.host.symbols.size(); ++i)
     ctx.symbols[program.host.symbols[i]] = target.dimArg(b, static_cast<int>(i));
+  // The body's data checks (HostPlan::checks): raised codes accumulate in
+  // the kernel's own word, flushed to the run's status word at the end.
+  for (size_t c = 0; c < program.host.checks.size(); ++c) {
+    const HostCheck &check = program.host.checks[c];
+    if (check.kernel != plan.name || check.onHost())
+      continue;
+    const auto &ops = plan.body->ops();
+    if (check.opIndex < 0 || static_cast<size_t>(check.opIndex) >= ops.size())
+      return absl::InternalError(strCat("kernel ", plan.name, ": check ", c, " names op ",
+                                        check.opIndex, " of ", ops.size()));
+    ctx.checkCodes[ops[static_cast<size_t>(check.opIndex)].get()] = static_cast<int>(c);
+  }
+  if (!ctx.checkCodes.empty()) {
+    ctx.raised = b.CreateAlloca(b.getInt64Ty(), nullptr, "raised");
+    b.CreateStore(b.getInt64(0), ctx.raised);
+    // The kernel writes the status word after the symbols' values.
+    function->removeParamAttr(1, llvm::Attribute::ReadOnly);
+  }
   ElementGenerator gen(ctx);
 
   // What earlier functions left in global memory is read, not recomputed.
@@ -363,6 +381,18 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     // The launch's barrier word follows the kernel's buffers.
     if (phase < last)
       target.emitGridBarrier(b, static_cast<int>(numArgs));
+  }
+  if (ctx.raised) {
+    llvm::Value *raised = b.CreateLoad(b.getInt64Ty(), ctx.raised);
+    llvm::Value *status = target.dimSlot(b, static_cast<int>(program.host.symbols.size()));
+    emitIfElseValues(
+        b, b.CreateICmpNE(raised, b.getInt64(0)),
+        [&] {
+          b.CreateAtomicRMW(llvm::AtomicRMWInst::UMax, status, raised, llvm::Align(8),
+                            llvm::AtomicOrdering::Monotonic);
+          return std::vector<llvm::Value *>{};
+        },
+        [] { return std::vector<llvm::Value *>{}; });
   }
   b.CreateRetVoid();
   if (!ctx.status.ok()) {

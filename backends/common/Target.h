@@ -45,6 +45,9 @@ public:
   virtual llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) = 0;
   /// The value of HostPlan::symbols[index] as i64.
   virtual llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) = 0;
+  /// The address of element `index` of the dims array (KernelABI.h): the
+  /// run's status word after the symbols.
+  virtual llvm::Value *dimSlot(llvm::IRBuilder<> &b, int index) = 0;
   /// The lane id within the block and the number of lanes (CPU: 0 and 1 —
   /// lanes are SIMD vectors made by the loop vectorizer).
   virtual llvm::Value *laneId(llvm::IRBuilder<> &b) = 0;

@@ -87,6 +87,10 @@ llvm::Value *NvptxTarget::dimArg(llvm::IRBuilder<> &b, int index) {
   return loadDim(b, kernel_->getArg(1), index);
 }
 
+llvm::Value *NvptxTarget::dimSlot(llvm::IRBuilder<> &b, int index) {
+  return b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
+}
+
 llvm::Value *NvptxTarget::laneId(llvm::IRBuilder<> &b) {
   return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
 }

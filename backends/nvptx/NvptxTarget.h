@@ -2,7 +2,7 @@
 #define XSTITCH_BACKENDS_NVPTX_NVPTXTARGET_H
 
 // The Target of the common emitter for NVIDIA GPUs (KernelABI.h): a kernel is
-//   .entry SYMBOL(void *const *buffers, const int64_t *dims, int64_t blockBegin)
+//   .entry SYMBOL(void *const *buffers, int64_t *dims, int64_t blockBegin)
 // with both arrays in device memory; CUDA block ctaid.x runs plan block
 // blockBegin + ctaid.x (grids past 2^31 - 1 blocks are several launches);
 // lanes are the block's threads; block buffers are carved from the kernel's
@@ -40,6 +40,7 @@ public:
                      const std::function<void(llvm::Value *blockId)> &body) override;
   llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
   llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *dimSlot(llvm::IRBuilder<> &b, int index) override;
   llvm::Value *laneId(llvm::IRBuilder<> &b) override;
   llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
   void emitBlockBarrier(llvm::IRBuilder<> &b) override;

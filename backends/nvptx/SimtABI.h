@@ -6,7 +6,7 @@
 // NVIDIA GPUs runs on the host, one block's threads at a time.
 //
 // The lowering turns every NVPTX kernel SYMBOL into
-//   void SYMBOL.lane(void *const *buffers, const int64_t *dims,
+//   void SYMBOL.lane(void *const *buffers, int64_t *dims,
 //                    int64_t blockBegin, SimtLaneContext *lane);
 // (one thread of one block: tid.x, ntid.x and ctaid.x are read from `lane`,
 // bar.sync and shfl.sync call its entry points, shared memory is
@@ -59,9 +59,9 @@ enum SimtLaneField : unsigned {
   kSimtGridBarrier,
 };
 
-using SimtLaneFn = void (*)(void *const *buffers, const int64_t *dims, int64_t blockBegin,
+using SimtLaneFn = void (*)(void *const *buffers, int64_t *dims, int64_t blockBegin,
                             SimtLaneContext *lane);
-using SimtRunBlocksFn = void (*)(SimtLaneFn lane, void *const *buffers, const int64_t *dims,
+using SimtRunBlocksFn = void (*)(SimtLaneFn lane, void *const *buffers, int64_t *dims,
                                  int64_t begin, int64_t end, int64_t lanes, int64_t sharedBytes);
 
 inline constexpr const char *kSimtRunBlocksSymbol = "xs_simt_run_blocks";

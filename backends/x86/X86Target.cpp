@@ -59,6 +59,10 @@ llvm::Value *X86Target::dimArg(llvm::IRBuilder<> &b, int index) {
   return loadDim(b, kernel_->getArg(1), index);
 }
 
+llvm::Value *X86Target::dimSlot(llvm::IRBuilder<> &b, int index) {
+  return b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
+}
+
 llvm::Value *X86Target::laneId(llvm::IRBuilder<> &b) { return b.getInt64(0); }
 
 llvm::Value *X86Target::laneCount(llvm::IRBuilder<> &b) { return b.getInt64(1); }

@@ -2,7 +2,7 @@
 #define XSTITCH_BACKENDS_X86_X86TARGET_H
 
 // The Target of the common emitter for x86 CPUs: a kernel is
-//   void SYMBOL(void *const *buffers, const int64_t *dims,
+//   void SYMBOL(void *const *buffers, int64_t *dims,
 //               int64_t blockBegin, int64_t blockEnd)
 // (KernelABI.h) looping over its blocks; a block has one lane whose inner
 // loops the loop vectorizer turns into SIMD code; block buffers are aligned
@@ -38,6 +38,7 @@ public:
                      const std::function<void(llvm::Value *blockId)> &body) override;
   llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
   llvm::Value *dimArg(llvm::IRBuilder<> &b, int index) override;
+  llvm::Value *dimSlot(llvm::IRBuilder<> &b, int index) override;
   llvm::Value *laneId(llvm::IRBuilder<> &b) override;
   llvm::Value *laneCount(llvm::IRBuilder<> &b) override;
   void emitBlockBarrier(llvm::IRBuilder<> &b) override;

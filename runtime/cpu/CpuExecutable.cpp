@@ -24,7 +24,7 @@ namespace {
 #if defined(__clang__)
 __attribute__((no_sanitize("function")))
 #endif
-void callKernel(CpuKernelFn fn, void *const *buffers, const int64_t *dims, int64_t begin,
+void callKernel(CpuKernelFn fn, void *const *buffers, int64_t *dims, int64_t begin,
                 int64_t end, uint64_t streamMask) {
   fn(buffers, dims, begin, end, streamMask);
 }
@@ -185,6 +185,9 @@ absl::StatusOr<RunResult> CpuExecutable::execute(const RunRequest &request, RunS
   arena_->execute([&] { status = runSteps(call, stats); });
   if (!status.ok())
     return status;
+  // What the kernels' data checks found (an index out of range, ...).
+  XS_RETURN_IF_ERROR(checkStatusWord(
+      plan_, static_cast<uint64_t>(call.symbolValues[plan_.symbols.size()]), call.dims));
 
   ResultDelivery delivery;
   delivery.memory = "host";
@@ -224,7 +227,7 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
         call.layout.bytes[b] >= streamingStoreBytes_)
       streamMask |= uint64_t(1) << a;
   }
-  const int64_t *dims = call.symbolValues.data();
+  int64_t *dims = call.symbolValues.data();
   int64_t workers = std::max(1, tbb::this_task_arena::max_concurrency());
   // The plan's vertical packing: a task runs up to blocksPerTask
   // consecutive blocks.

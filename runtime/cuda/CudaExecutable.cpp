@@ -368,7 +368,8 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   // reuse until the stream has done the work. Otherwise (results copied to
   // the host, a stream of xstitch's own, timed or synchronized launches) it
   // waits for the stream.
-  if (resident && call.stream->borrowed() && stats == nullptr && !ctx.syncLaunches()) {
+  if (resident && call.stream->borrowed() && stats == nullptr && !ctx.syncLaunches() &&
+      plan_.checks.empty()) {
     std::vector<std::shared_ptr<void>> blocks = std::move(call.held);
     for (std::shared_ptr<void> &block : call.owned)
       if (block != nullptr)
@@ -380,7 +381,25 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     call.stream->leaveQueued();
     return result;
   }
+  // The kernels' data checks (an index out of range, ...) leave their
+  // verdict in the status word after the dims: read once the stream is
+  // done. Programs with checks therefore always wait for their stream.
+  uint64_t statusWord = 0;
+  std::shared_ptr<void> statusCopy;
+  if (!plan_.checks.empty() && call.table != nullptr) {
+    statusCopy = ctx.hostMemory()->allocate(sizeof(uint64_t));
+    if (statusCopy == nullptr)
+      return absl::ResourceExhaustedError("out of pinned host memory for the run's status word");
+    XS_RETURN_IF_ERROR(ctx.check(
+        driver.cuMemcpyDtoHAsync(statusCopy.get(),
+                                 address(call.table) + plan_.symbols.size() * sizeof(uint64_t),
+                                 sizeof(uint64_t), s),
+        "cuMemcpyDtoHAsync"));
+  }
   XS_RETURN_IF_ERROR(call.stream->synchronize());
+  if (statusCopy != nullptr)
+    std::memcpy(&statusWord, statusCopy.get(), sizeof(statusWord));
+  XS_RETURN_IF_ERROR(checkStatusWord(plan_, statusWord, call.dims));
   return result;
 }
 

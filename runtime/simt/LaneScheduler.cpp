@@ -58,16 +58,14 @@ public:
 
   /// Runs block `block` alone with `sharedBytes` of shared memory (at most
   /// the capacity).
-  void run(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t block,
-           int64_t sharedBytes) {
+  void run(SimtLaneFn fn, void *const *buffers, int64_t *dims, int64_t block, int64_t sharedBytes) {
     runTogether(fn, buffers, dims, block, 1, sharedBytes);
   }
 
   /// Runs the scheduler's resident blocks together as blocks 0, 1, ... of a
   /// grid of that many (a cooperative launch: the kernel strides over its
   /// plan's blocks).
-  void runCooperative(SimtLaneFn fn, void *const *buffers, const int64_t *dims,
-                      int64_t sharedBytes) {
+  void runCooperative(SimtLaneFn fn, void *const *buffers, int64_t *dims, int64_t sharedBytes) {
     runTogether(fn, buffers, dims, 0, resident_, sharedBytes);
   }
 
@@ -86,7 +84,7 @@ private:
   /// resident at most) run together, each in its slot of the scheduler's
   /// threads and shared memory; ctaid.x counts from `first`, nctaid.x is
   /// `blocks` (only cooperative kernels read it).
-  void runTogether(SimtLaneFn fn, void *const *buffers, const int64_t *dims, int64_t first,
+  void runTogether(SimtLaneFn fn, void *const *buffers, int64_t *dims, int64_t first,
                    int64_t blocks, int64_t sharedBytes) {
     fn_ = fn;
     buffers_ = buffers;
@@ -308,13 +306,13 @@ private:
   int64_t first_ = 0; // ctaid.x of the first of them
   SimtLaneFn fn_ = nullptr;
   void *const *buffers_ = nullptr;
-  const int64_t *dims_ = nullptr;
+  int64_t *dims_ = nullptr;
 };
 
 } // namespace
 
-void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
-                   int64_t end, int64_t lanes, int64_t sharedBytes) {
+void runSimtBlocks(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
+                   int64_t lanes, int64_t sharedBytes) {
   // Each worker thread keeps its scheduler (stacks and shared memory) for
   // the next launch of the same shape.
   thread_local std::unique_ptr<BlockScheduler> scheduler;
@@ -324,8 +322,8 @@ void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, i
     scheduler->run(lane, buffers, dims, block, sharedBytes);
 }
 
-void runSimtGrid(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
-                 int64_t end, int64_t lanes, int64_t sharedBytes) {
+void runSimtGrid(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
+                 int64_t lanes, int64_t sharedBytes) {
   if (end <= begin)
     return;
   int64_t resident = std::min<int64_t>(end - begin, kSimtResidentBlocks);

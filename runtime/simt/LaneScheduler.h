@@ -28,8 +28,8 @@ namespace xs {
 /// Runs blocks [begin, end) of `lane` with `lanes` threads each and
 /// `sharedBytes` of shared memory per block (SimtRunBlocksFn). Several
 /// threads may run blocks at once; each has its own scheduler.
-void runSimtBlocks(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
-                   int64_t end, int64_t lanes, int64_t sharedBytes);
+void runSimtBlocks(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
+                   int64_t lanes, int64_t sharedBytes);
 
 /// Blocks a cooperative launch runs at once, at most: few, so that the
 /// kernels' grid-stride loops give each several of a grid's blocks.
@@ -39,8 +39,8 @@ inline constexpr int64_t kSimtResidentBlocks = 3;
 /// blocks: min(that, kSimtResidentBlocks) blocks of `lanes` threads run
 /// together on the calling thread, ctaid.x 0, 1, ... of as many; a grid
 /// barrier opens when every thread of every block waits at it.
-void runSimtGrid(SimtLaneFn lane, void *const *buffers, const int64_t *dims, int64_t begin,
-                 int64_t end, int64_t lanes, int64_t sharedBytes);
+void runSimtGrid(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
+                 int64_t lanes, int64_t sharedBytes);
 
 } // namespace xs
 

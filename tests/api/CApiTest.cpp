@@ -466,6 +466,45 @@ func @square(%x: f32[N]) -> (y: f32[N]) {
   EXPECT_EQ(y, (std::vector<float>{1, 4, 9}));
 }
 
+// Inputs the reference interpreter refuses: the run is an error naming the
+// op and the index, on the CPU and in the NVIDIA simulation, and no output
+// is handed out.
+TEST(CApiDataErrorTest, AnIndexOutOfRangeIsAnErrorNamingTheOp) {
+  const std::string text = R"(
+func @pick(%x: f32[N], %i: i64[M]) -> (y: f32[M]) {
+  %y = gather %x, %i {dim = 0}
+  return %y
+}
+)";
+  Context context = newContext();
+  ModulePtr module = moduleFromText(text);
+  for (const char *device : {"cpu", "nvptx-sim"}) {
+    ExecutablePtr executable = compile(context.get(), module.get(), device);
+    ASSERT_NE(executable, nullptr) << device;
+    std::vector<float> x = {1, 2, 3};
+    std::vector<int64_t> index = {0, 5, -1, 2}, xShape = {3}, indexShape = {4};
+    std::vector<DLTensor> inputs = {tensorOf(x, xShape, kF32), tensorOf(index, indexShape, kI64)};
+    DLManagedTensor *managed = nullptr;
+    xs_run_args_t args = runArgs(inputs, &managed);
+    xs_status_t status = xs_executable_run(executable.get(), &args);
+    ASSERT_NE(status, nullptr) << device;
+    EXPECT_EQ(xs_status_code(status), XS_STATUS_INVALID_ARGUMENT) << device;
+    std::string message = take(status);
+    EXPECT_NE(message.find("%y = gather in kernel k0_gather: index 5 is out of range for a dim of "
+                           "size 3 (valid: -3 to 2)"),
+              std::string::npos)
+        << device << ": " << message;
+    EXPECT_EQ(managed, nullptr) << device;
+    // In range (negative from the end), the same executable runs.
+    index = {0, 2, -1, -3};
+    XS_ASSERT_OK(xs_executable_run(executable.get(), &args));
+    ASSERT_NE(managed, nullptr);
+    const float *y = static_cast<const float *>(managed->dl_tensor.data);
+    EXPECT_EQ(std::vector<float>(y, y + 4), (std::vector<float>{1, 3, 3, 1})) << device;
+    managed->deleter(managed);
+  }
+}
+
 TEST(CApiDeviceTest, DevicesAreCheckedByName) {
   Context context = newContext();
   XS_ASSERT_OK(xs_context_check_device(context.get(), "cpu"));

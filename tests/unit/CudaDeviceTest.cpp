@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "backends/common/KernelABI.h"
 #include "backends/nvptx/NvptxBackend.h"
 #include "ir/Interpreter.h"
@@ -31,6 +32,7 @@ struct RecordedLaunch {
   std::string kernel;
   unsigned grid = 0, threads = 0, sharedBytes = 0;
   std::vector<int64_t> dims;     // the dims array the kernel was given
+  int64_t *dimsArray = nullptr;  // where it is (the run's status word follows the symbols)
   std::vector<uint64_t> buffers; // its buffer table
   int64_t blockBegin = 0;
   bool cooperative = false;        // cuLaunchCooperativeKernel
@@ -231,12 +233,13 @@ CUresult fakeLaunch(CUfunction function, unsigned gridX, unsigned gridY, unsigne
   launch.threads = blockX;
   launch.sharedBytes = sharedBytes;
   auto buffers = reinterpret_cast<const uint64_t *>(*static_cast<CUdeviceptr *>(params[0]));
-  auto dims = reinterpret_cast<const int64_t *>(*static_cast<CUdeviceptr *>(params[1]));
+  auto dims = reinterpret_cast<int64_t *>(*static_cast<CUdeviceptr *>(params[1]));
   launch.blockBegin = *static_cast<int64_t *>(params[2]);
   // The tables are read as far as the test's plans need.
   launch.buffers.assign(buffers, buffers + 2);
   launch.table = buffers;
   launch.dims.assign(dims, dims + 2);
+  launch.dimsArray = dims;
   if (gpu->kernelEffect)
     gpu->kernelEffect(launch);
   gpu->launches.push_back(std::move(launch));
@@ -747,6 +750,56 @@ TEST_F(CudaDeviceTest, RunsLeftQueuedHoldTheirMemoryUntilTheirStreamPassesThem) 
   ASSERT_FALSE(state_.synchronized.empty());
   for (CUstream s : state_.synchronized)
     EXPECT_EQ(s, request.stream);
+}
+
+/// The status word slot (HostPlan::symbols.size()) and what the "kernel"
+/// raises there: a failed check of code 0 with the index 7.
+size_t statusSlot = 0;
+void raiseIndexSeven(const RecordedLaunch &launch) {
+  launch.dimsArray[statusSlot] = static_cast<int64_t>(encodeStatusWord(0, 7));
+}
+
+TEST_F(CudaDeviceTest, AStatusWordTheKernelsRaiseFailsTheRunNamingTheOp) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+func @pick(%x: f32[N], %i: i64[M]) -> (y: f32[M]) {
+  %y = gather %x, %i {dim = 0}
+  return %y
+}
+)",
+                                                                module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  ASSERT_EQ((*executable)->plan().checks.size(), 1u);
+  statusSlot = (*executable)->plan().symbols.size();
+  std::vector<float> x = {1, 2, 3};
+  std::vector<int64_t> index = {0, 7, 1, 2};
+  std::vector<TensorView> inputs = {TensorView{ElementType::F32, {3}, x.data()},
+                                    TensorView{ElementType::I64, {4}, index.data()}};
+  // A kernel that raises nothing: the run succeeds.
+  ASSERT_TRUE((*executable)->run(inputs).ok());
+  state_.kernelEffect = raiseIndexSeven;
+  absl::StatusOr<std::vector<Tensor>> outputs = (*executable)->run(inputs);
+  ASSERT_FALSE(outputs.ok());
+  EXPECT_EQ(outputs.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_TRUE(absl::StrContains(outputs.status().message(),
+                                "%y = gather in kernel k0_gather: index 7 is out of range for a "
+                                "dim of size 3 (valid: -3 to 2)"))
+      << outputs.status().message();
+
+  // On the caller's stream with device tensors, a program with checks
+  // still waits for the stream, to read the word.
+  alignas(256) static float deviceX[3] = {1, 2, 3}, deviceY[4];
+  alignas(256) static int64_t deviceIndex[4] = {0, 7, 1, 2};
+  RunRequest request;
+  request.inputs = {TensorView{ElementType::F32, {3}, deviceX},
+                    TensorView{ElementType::I64, {4}, deviceIndex}};
+  request.outputs = {TensorView{ElementType::F32, {4}, deviceY}};
+  request.deviceMemory = true;
+  request.stream = reinterpret_cast<CUstream>(0x77);
+  state_.synchronized.clear();
+  absl::StatusOr<RunResult> result = (*executable)->execute(request);
+  EXPECT_FALSE(result.ok());
+  EXPECT_FALSE(state_.synchronized.empty());
 }
 
 TEST_F(CudaDeviceTest, HostSymbolsReadDeviceInputsThroughAHostCopy) {

@@ -31,6 +31,9 @@ struct OpCase {
   std::optional<Tolerance> tolerance = std::nullopt;
   /// Put NaN, +inf and -inf among the float inputs.
   bool specials = false;
+  /// The inputs are ones the interpreter refuses (a zero divisor, an index
+  /// out of range): compiled code must refuse them too, naming the op.
+  bool refused = false;
 };
 
 std::string unaryF(const std::string &op, const std::string &type = "f32") {
@@ -292,6 +295,27 @@ std::vector<OpCase> allCases() {
                  {{"x", {0, 3}}}});
   }
 
+  // Inputs the interpreter refuses: compiled code reports the same error
+  // instead of computing on (docs/ir.md, HostPlan::checks).
+  c.push_back({"div_i32_by_zero", binaryF("div", "i32"), {{"a", {-50, 50}}, {"b", {0, 1}}}});
+  c.back().refused = true;
+  c.push_back({"rem_i64_by_zero", binaryF("rem", "i64"), {{"a", {-50, 50}}, {"b", {0, 1}}}});
+  c.back().refused = true;
+  c.push_back({"pow_i32_zero_to_negative", binaryF("pow", "i32"), {{"a", {0, 1}}, {"b", {-3, 0}}}});
+  c.back().refused = true;
+  c.push_back({"gather_index_too_large",
+               oneOp("%x: f32[N, M], %i: i32[5]", "gather %x, %i {dim = 0}"),
+               {{"i", {2000, 2001}}}});
+  c.back().refused = true;
+  c.push_back({"gather_index_too_negative",
+               oneOp("%x: f32[N, M], %i: i64[3, N]", "gather %x, %i {dim = 1}"),
+               {{"i", {-5000, -4999}}}});
+  c.back().refused = true;
+  c.push_back({"take_along_axis_index_out_of_range",
+               oneOp("%x: f32[N, M], %i: i32[N, 4]", "take_along_axis %x, %i {dim = 1}"),
+               {{"i", {-3000, 3001}}}});
+  c.back().refused = true;
+
   // Library.
   c.push_back(
       {"dot", oneOp("%a: f32[N, 7], %b: f32[7, M]", "dot %a, %b"), {}, {}, Tolerance{1e-4, 1e-4}});
@@ -389,6 +413,11 @@ TEST_P(DifferentialTest, CompiledMatchesInterpreter) {
                              << c.text;
     EXPECT_TRUE(result->passed) << "N=" << dims.at("N") << " M=" << dims.at("M") << ":\n"
                                 << result->message << c.text;
+    EXPECT_EQ(result->refused, c.refused)
+        << "N=" << dims.at("N") << " M=" << dims.at("M") << ": " << result->message << c.text;
+    if (c.refused)
+      EXPECT_TRUE(absl::StrContains(result->message, "compiled code: @f: %y = "))
+          << "the compiled run's error names no op: " << result->message;
   }
 }
 

@@ -16,7 +16,7 @@ namespace {
 int64_t *output(void *const *buffers) { return static_cast<int64_t *>(buffers[0]); }
 int64_t slot(const SimtLaneContext *lane) { return lane->blockId * lane->laneCount + lane->laneId; }
 
-void writeIds(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+void writeIds(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
   output(buffers)[slot(lane)] = lane->blockId * 1000 + lane->laneId;
 }
 
@@ -33,7 +33,7 @@ TEST(LaneSchedulerTest, RunsEveryThreadOfEveryBlockInTheRange) {
 
 // Each thread writes its id to shared memory, waits, and reads its
 // neighbour's: only a barrier that waits for every thread gives the id.
-void rotateThroughShared(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+void rotateThroughShared(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
   auto *shared = static_cast<int32_t *>(lane->shared);
   shared[lane->laneId] = static_cast<int32_t>(lane->laneId);
   lane->barrier(lane);
@@ -51,7 +51,7 @@ TEST(LaneSchedulerTest, BarrierWaitsForEveryThread) {
 // Reading without the barrier: threads run one after another between
 // barriers, so the last thread's slot is still unwritten when thread 0
 // reads it, and reads the fill pattern (-1), as a race on a GPU may.
-void rotateWithoutBarrier(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+void rotateWithoutBarrier(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
   auto *shared = static_cast<int32_t *>(lane->shared);
   shared[lane->laneId] = static_cast<int32_t>(lane->laneId);
   output(buffers)[slot(lane)] = shared[(lane->laneId + 1) % lane->laneCount];
@@ -67,7 +67,7 @@ TEST(LaneSchedulerTest, SharedMemoryNobodyWroteReadsAsAllOnes) {
 }
 
 // A butterfly sum over the warp, as NvptxTarget::warpReduce emits it.
-void warpSum(void *const *buffers, const int64_t *, int64_t, SimtLaneContext *lane) {
+void warpSum(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
   int32_t value = static_cast<int32_t>(lane->laneId + 100 * lane->blockId);
   for (int32_t mask = 16; mask > 0; mask /= 2)
     value += lane->shuffleXor(lane, -1, value, mask, 31);
@@ -84,7 +84,7 @@ TEST(LaneSchedulerTest, ShuffleXorExchangesWithinEachWarp) {
   }
 }
 
-void readDims(void *const *buffers, const int64_t *dims, int64_t, SimtLaneContext *lane) {
+void readDims(void *const *buffers, int64_t *dims, int64_t, SimtLaneContext *lane) {
   output(buffers)[slot(lane)] = dims[lane->laneId % 2];
 }
 
@@ -99,7 +99,7 @@ TEST(LaneSchedulerTest, ThreadsSeeTheKernelArguments) {
 
 // Thread 0 shuffles while the rest of its warp waits at a barrier: on a GPU
 // this hangs; the scheduler reports it.
-void shuffleInDivergentBranch(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+void shuffleInDivergentBranch(void *const *, int64_t *, int64_t, SimtLaneContext *lane) {
   if (lane->laneId == 0)
     lane->shuffleXor(lane, -1, 1, 1, 31);
   else
@@ -114,7 +114,7 @@ TEST(LaneSchedulerDeathTest, DivergedThreadsAreReported) {
 }
 
 // A shuffle some threads of the warp never reach (they finished).
-void shuffleAfterSomeFinish(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+void shuffleAfterSomeFinish(void *const *, int64_t *, int64_t, SimtLaneContext *lane) {
   if (lane->laneId < 16)
     lane->shuffleXor(lane, -1, 1, 1, 31);
 }
@@ -131,7 +131,7 @@ TEST(LaneSchedulerDeathTest, ShuffleWithFinishedThreadsIsReported) {
 // total of all counters, which only a barrier waiting for every thread of
 // every block gives. buffers[0]: int64 per plan block (counters), then one
 // per (resident block, thread) for the totals; dims[0]: the plan's blocks.
-void countThenSum(void *const *buffers, const int64_t *dims, int64_t, SimtLaneContext *lane) {
+void countThenSum(void *const *buffers, int64_t *dims, int64_t, SimtLaneContext *lane) {
   int64_t *counters = output(buffers);
   int64_t grid = dims[0];
   for (int64_t block = lane->blockId; block < grid; block += lane->blockCount)
@@ -149,7 +149,7 @@ TEST(LaneSchedulerTest, GridBarrierWaitsForEveryBlockOfACooperativeLaunch) {
   for (int64_t block = 0; block < grid; ++block)
     out[static_cast<size_t>(block)] = 0;
   void *buffers[] = {out.data()};
-  const int64_t dims[] = {grid};
+  int64_t dims[] = {grid};
   runSimtGrid(&countThenSum, buffers, dims, 0, grid, lanes, 0);
   for (int64_t block = 0; block < grid; ++block)
     EXPECT_EQ(out[static_cast<size_t>(block)], lanes) << "plan block " << block;
@@ -159,7 +159,7 @@ TEST(LaneSchedulerTest, GridBarrierWaitsForEveryBlockOfACooperativeLaunch) {
 
 // Block 1 leaves before the grid barrier the others wait at: on a GPU they
 // would wait forever.
-void leaveBeforeGridBarrier(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+void leaveBeforeGridBarrier(void *const *, int64_t *, int64_t, SimtLaneContext *lane) {
   if (lane->blockId != 1)
     lane->gridBarrier(lane);
 }
@@ -172,7 +172,7 @@ TEST(LaneSchedulerDeathTest, BlocksMissingAGridBarrierAreReported) {
 }
 
 // Thread 3 writes one word past the 64 bytes its launch gives the block.
-void writePastShared(void *const *, const int64_t *, int64_t, SimtLaneContext *lane) {
+void writePastShared(void *const *, int64_t *, int64_t, SimtLaneContext *lane) {
   auto *shared = static_cast<int32_t *>(lane->shared);
   shared[lane->laneId == 3 ? 16 : lane->laneId % 16] = 1;
 }

@@ -75,7 +75,10 @@ absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
     return reference.status();
   const Function &refFunction = *(*reference)->functions().front();
   absl::StatusOr<std::vector<HostTensor>> expected = interpret(refFunction, inputs);
-  if (!expected.ok())
+  // Inputs the interpreter refuses (a data error) are checked for the
+  // compiled run refusing them too.
+  bool refusedByOracle = !expected.ok() && absl::IsInvalidArgument(expected.status());
+  if (!expected.ok() && !refusedByOracle)
     return absl::Status(expected.status().code(),
                         absl::StrCat("reference interpreter: ", expected.status().message()));
 
@@ -88,6 +91,23 @@ absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
     return absl::Status(executable.status().code(),
                         absl::StrCat("compile: ", executable.status().message()));
   absl::StatusOr<std::vector<HostTensor>> actual = runExecutable(**executable, inputs);
+  if (refusedByOracle) {
+    DifferentialResult result;
+    if (!actual.ok() && absl::IsInvalidArgument(actual.status())) {
+      result.passed = result.refused = true;
+      result.message =
+          absl::StrCat("both refuse the inputs; the interpreter: ", expected.status().message(),
+                       "\ncompiled code: ", actual.status().message(), "\n");
+    } else {
+      result.message =
+          absl::StrCat("the reference interpreter refuses these inputs (",
+                       expected.status().message(), ") but the compiled run ",
+                       actual.ok() ? std::string("returned results")
+                                   : absl::StrCat("failed otherwise: ", actual.status().message()),
+                       "\n");
+    }
+    return result;
+  }
   if (!actual.ok())
     return absl::Status(actual.status().code(), absl::StrCat("run: ", actual.status().message()));
   if (actual->size() != expected->size())

@@ -32,13 +32,20 @@ absl::StatusOr<std::vector<HostTensor>> runExecutable(const Executable &executab
 
 struct DifferentialResult {
   bool passed = false;
+  /// The interpreter refused the inputs (an index out of range, an integer
+  /// division by zero: InvalidArgument) and so did the compiled run: they
+  /// agree, `passed` is true and `message` holds both errors.
+  bool refused = false;
   /// Per mismatching result: its name, counts and worst elements.
   std::string message;
 };
 
 /// Compares every result of the compiled function with the interpreter's
-/// within `tolerance`. A failure to compile or run is an error status (the
-/// caller decides whether that fails the check: it should, for valid graphs).
+/// within `tolerance`. Where the interpreter refuses the inputs
+/// (InvalidArgument), the compiled run must refuse them too: results where
+/// it gave an error are a failure (`passed` false). A failure to compile, or
+/// to run inputs the interpreter accepts, is an error status (the caller
+/// decides whether that fails the check: it should, for valid graphs).
 absl::StatusOr<DifferentialResult> runDifferential(std::string_view text,
                                                    const std::vector<HostTensor> &inputs,
                                                    const CompileOptions &options,

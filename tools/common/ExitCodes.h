@@ -9,8 +9,9 @@ namespace xs {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitMismatch = 1; // a comparison failed
-inline constexpr int kExitUserError =
-    2;                                  // bad file, flag, shape, dtype, unbound dim, unsupported op
+// Bad file, flag, shape, dtype, unbound dim, unsupported op, or inputs the
+// graph refuses (an index out of range, an integer division by zero).
+inline constexpr int kExitUserError = 2;
 inline constexpr int kExitInternal = 3; // a bug in xstitch
 
 /// User mistakes (InvalidArgument, Unimplemented, NotFound, OutOfRange,

@@ -20,6 +20,8 @@
 // CHECK-NEXT:     0: launch k0_gather(#0, #1, #2) ops [%y = gather] bytes 2052*B*S + 2048*V
 // CHECK-NEXT:       k0_gather.v0 when (none) grid B*S blocks/task (B*S + 7)/8
 // CHECK-NEXT:   outputs: [#2]
+// CHECK-NEXT:   checks:
+// CHECK-NEXT:     0: %y = gather in k0_gather: index out of range for a dim of size V
 // CHECK-NEXT: }
 func @embed(%table: f32[V, 512], %ids: i32[B, S]) -> (y: f32[B, S, 512]) {
   %y = gather %table, %ids {dim = 0}
@@ -46,6 +48,8 @@ func @embed(%table: f32[V, 512], %ids: i32[B, S]) -> (y: f32[B, S, 512]) {
 // CHECK-NEXT:     0: launch k0_take_along_axis(#0, #1, #2) ops [%y = take_along_axis] bytes 4*B*K + 12*B
 // CHECK-NEXT:       k0_take_along_axis.v0 when (none) grid (B + 255)/256 blocks/task ((B + 255)/256 + 7)/8
 // CHECK-NEXT:   outputs: [#2]
+// CHECK-NEXT:   checks:
+// CHECK-NEXT:     0: %y = take_along_axis in k0_take_along_axis: index out of range for a dim of size K
 // CHECK-NEXT: }
 func @take(%x: f32[B, K], %idx: i64[B, 1]) -> (y: f32[B, 1]) {
   %y = take_along_axis %x, %idx {dim = 1}
