@@ -21,6 +21,10 @@ public:
   /// program whose code does not load or lacks a symbol is an internal error
   /// naming the kernel.
   virtual absl::StatusOr<std::shared_ptr<Executable>> load(CompiledProgram program) = 0;
+  /// false once the device cannot run anything any more (a GPU whose
+  /// context a kernel fault left unusable): the process's device cache then
+  /// replaces it with a fresh one at the next load.
+  virtual bool usable() const { return true; }
 };
 
 } // namespace xs

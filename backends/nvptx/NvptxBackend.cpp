@@ -1,10 +1,15 @@
 #include "backends/nvptx/NvptxBackend.h"
 
+#include <set>
+
+#include "backends/common/KernelABI.h"
 #include "backends/common/KernelEmitter.h"
 #include "backends/nvptx/NvptxTarget.h"
 #include "backends/nvptx/PtxCompiler.h"
 #include "ir/Diagnostics.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace xs {
@@ -13,6 +18,36 @@ namespace {
 
 PtxOptions ptxOptions(const NvptxOptions &options) {
   return PtxOptions{options.limits.arch, options.optLevel};
+}
+
+/// Launch bounds: every kernel runs in blocks of exactly its variant's lanes
+/// (HostLaunchVariant::lanes), which `.maxntid` tells ptxas, so that it
+/// budgets registers for that many threads rather than for 1024.
+void annotateLaunchBounds(const ProgramPlan &program, llvm::Module &module) {
+  llvm::LLVMContext &context = module.getContext();
+  llvm::NamedMDNode *annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
+  std::set<std::string> done;
+  for (const HostStep &step : program.host.steps) {
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    for (const HostLaunchVariant &variant : step.variants) {
+      std::vector<std::string> symbols;
+      for (int p = 0; p < variant.phases; ++p)
+        symbols.push_back(phaseSymbol(variant.symbol, p));
+      if (variant.cooperative)
+        symbols.push_back(cooperativeSymbol(variant.symbol));
+      for (const std::string &symbol : symbols) {
+        llvm::Function *kernel = module.getFunction(nvptxSymbol(symbol));
+        if (kernel == nullptr || !done.insert(symbol).second)
+          continue;
+        annotations->addOperand(llvm::MDNode::get(
+            context,
+            {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "maxntidx"),
+             llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                 llvm::Type::getInt32Ty(context), static_cast<uint64_t>(variant.lanes)))}));
+      }
+    }
+  }
 }
 
 } // namespace
@@ -28,6 +63,7 @@ absl::StatusOr<std::unique_ptr<llvm::Module>> emitNvptxModule(const ProgramPlan 
   NvptxTarget target(nvptxTargetDescription(options),
                      module->getDataLayout().getStringRepresentation());
   XS_RETURN_IF_ERROR(emitProgramKernels(program, target, *module));
+  annotateLaunchBounds(program, *module);
   // NVPTX chooses the .ftz forms from the functions' f32 denormal mode.
   if (options.flushDenormals)
     for (llvm::Function &function : *module)

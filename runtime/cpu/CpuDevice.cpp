@@ -10,7 +10,8 @@ namespace {
 class CpuDevice : public Device {
 public:
   explicit CpuDevice(const CpuDeviceOptions &options)
-      : allocator_(CachingAllocator::create()),
+      : allocator_(CachingAllocator::create(CachingAllocatorOptions{},
+                                            options.memory ? options.memory : hostMemorySource())),
         arena_(std::make_shared<tbb::task_arena>(
             options.threads > 0 ? options.threads : static_cast<int>(tbb::task_arena::automatic))),
         options_(options) {}

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/CachingAllocator.h"
 #include "runtime/Device.h"
 #include "runtime/cpu/ObjectLoader.h"
 
@@ -34,6 +35,10 @@ struct CpuDeviceOptions {
   /// (HostLaunchVariant::cooperative, the NVPTX simulation's) run it; false:
   /// its phases, one round each.
   bool cooperativeLaunches = true;
+  /// Where the device's caching allocator takes memory from; null: the
+  /// host's (aligned_alloc). Tests give one that fails, to check that every
+  /// allocation failure is an error.
+  std::shared_ptr<MemorySource> memory;
 };
 
 std::unique_ptr<Device> createCpuDevice(const CpuDeviceOptions &options);

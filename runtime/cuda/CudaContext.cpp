@@ -69,6 +69,9 @@ CudaContext::create(const CudaDriver &driver, int ordinal, const CudaContextOpti
   XS_ASSIGN_OR_RETURN(CudaDeviceInfo info, driver.deviceInfo(ordinal));
   std::shared_ptr<CudaContext> context(new CudaContext(driver, std::move(info)));
   XS_RETURN_IF_ERROR(driver.check(driver.cuDeviceGet(&context->device_, ordinal), "cuDeviceGet"));
+  if (options.resetPrimaryContext)
+    XS_RETURN_IF_ERROR(
+        driver.check(driver.cuDevicePrimaryCtxReset(context->device_), "cuDevicePrimaryCtxReset"));
   XS_RETURN_IF_ERROR(
       driver.check(driver.cuDevicePrimaryCtxRetain(&context->context_, context->device_),
                    "cuDevicePrimaryCtxRetain"));
@@ -110,6 +113,31 @@ CudaContext::~CudaContext() {
 }
 
 std::string CudaContext::name() const { return strCat("cuda:", info_.ordinal); }
+
+absl::Status CudaContext::check(CUresult result, std::string_view call) const {
+  absl::Status status = driver_.check(result, call);
+  if (status.ok() || !CudaDriver::isStickyFault(result))
+    return status;
+  {
+    std::lock_guard<std::mutex> lock(faultMutex_);
+    if (fault_.empty())
+      fault_ = std::string(status.message());
+  }
+  faulted_.store(true, std::memory_order_release);
+  return absl::InternalError(
+      strCat(status.message(), ": a kernel fault, which leaves ", name(),
+             "'s context unusable; the next compile or load on it starts a fresh context (runs "
+             "with --sync-launches, XSTITCH_SYNC_LAUNCHES=1, name the kernel that faulted)"));
+}
+
+absl::Status CudaContext::faultStatus() const {
+  if (!faulted())
+    return absl::OkStatus();
+  std::lock_guard<std::mutex> lock(faultMutex_);
+  return absl::FailedPreconditionError(
+      strCat(name(), " is unusable since a kernel fault (", fault_,
+             "): compile or load the function again, which starts a fresh context"));
+}
 
 absl::StatusOr<CudaContext::CurrentScope> CudaContext::makeCurrent() const {
   CUcontext previous = nullptr;

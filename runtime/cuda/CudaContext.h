@@ -9,6 +9,7 @@
 // on a stream (releaseAfter). Calls from any thread make the context
 // current first; everything here is thread-safe.
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -29,6 +30,11 @@ struct CudaContextOptions {
   /// Free pinned host blocks kept for reuse at most (page-locked memory is
   /// the whole machine's to share).
   int64_t maxCachedPinnedBytes = int64_t{1} << 30;
+  /// Reset the GPU's primary context before retaining it
+  /// (cuDevicePrimaryCtxReset): a context that a kernel fault made unusable
+  /// is replaced, for every user of it in the process (their memory in it
+  /// is lost with it, as after any such fault).
+  bool resetPrimaryContext = false;
   /// Where cuBLASLt comes from (the process's, found on first use; tests
   /// give a recording one, or an error for a machine without it).
   absl::StatusOr<const CublasLtLibrary *> (*findCublasLt)() = &CublasLtLibrary::get;
@@ -53,10 +59,13 @@ public:
   bool syncLaunches() const { return syncLaunches_; }
   /// "cuda:0".
   std::string name() const;
-  /// The driver's status of `result` (CudaDriver::check).
-  absl::Status check(CUresult result, std::string_view call) const {
-    return driver_.check(result, call);
-  }
+  /// The driver's status of `result` (CudaDriver::check). A kernel fault
+  /// marks the context faulted: the error says so, and every later run on
+  /// it fails at once saying what to do.
+  absl::Status check(CUresult result, std::string_view call) const;
+  /// OK, or the error of the kernel fault that left the context unusable.
+  absl::Status faultStatus() const;
+  bool faulted() const { return faulted_.load(std::memory_order_acquire); }
   /// Makes the primary context current on the calling thread for the life
   /// of the returned scope, which then gives the thread back the context
   /// that was current before (the caller's, a framework's own).
@@ -121,6 +130,9 @@ private:
   CUdevice device_ = 0;
   CUcontext context_ = nullptr;
   bool syncLaunches_ = false;
+  mutable std::atomic<bool> faulted_{false};
+  mutable std::mutex faultMutex_;
+  mutable std::string fault_; // the first kernel fault's message
   std::shared_ptr<CachingAllocator> deviceMemory_;
   std::shared_ptr<CachingAllocator> hostMemory_;
   std::mutex streamsMutex_;

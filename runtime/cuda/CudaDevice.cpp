@@ -12,6 +12,7 @@ public:
   explicit CudaDevice(std::shared_ptr<CudaContext> context) : context_(std::move(context)) {}
 
   std::string name() const override { return context_->name(); }
+  bool usable() const override { return !context_->faulted(); }
 
   absl::StatusOr<std::shared_ptr<Executable>> load(CompiledProgram program) override {
     XS_ASSIGN_OR_RETURN(std::shared_ptr<CudaExecutable> executable,

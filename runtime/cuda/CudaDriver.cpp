@@ -71,6 +71,7 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuDeviceTotalMem_v2", d->cuDeviceTotalMem);
   take("cuDevicePrimaryCtxRetain", d->cuDevicePrimaryCtxRetain);
   take("cuDevicePrimaryCtxRelease_v2", d->cuDevicePrimaryCtxRelease);
+  take("cuDevicePrimaryCtxReset_v2", d->cuDevicePrimaryCtxReset);
   take("cuCtxSetCurrent", d->cuCtxSetCurrent);
   take("cuCtxGetCurrent", d->cuCtxGetCurrent);
   take("cuModuleLoadDataEx", d->cuModuleLoadDataEx);
@@ -155,8 +156,31 @@ absl::Status CudaDriver::check(CUresult result, std::string_view call) const {
     text = nullptr;
   if (name == nullptr)
     name = fallbackName(result, &text);
-  return absl::InternalError(strCat(call, ": ", name ? name : strCat("CUDA error ", result),
-                                    text ? strCat(" (", text, ")") : std::string()));
+  std::string message = strCat(call, ": ", name ? name : strCat("CUDA error ", result),
+                               text ? strCat(" (", text, ")") : std::string());
+  constexpr CUresult kOutOfMemory = 2;
+  if (result == kOutOfMemory)
+    return absl::ResourceExhaustedError(message);
+  return absl::InternalError(message);
+}
+
+bool CudaDriver::isStickyFault(CUresult result) {
+  // CUDA_ERROR_ILLEGAL_ADDRESS, _LAUNCH_TIMEOUT, _HARDWARE_STACK_ERROR,
+  // _ILLEGAL_INSTRUCTION, _MISALIGNED_ADDRESS, _INVALID_ADDRESS_SPACE,
+  // _INVALID_PC, _LAUNCH_FAILED (cuda.h).
+  switch (result) {
+  case 700:
+  case 702:
+  case 714:
+  case 715:
+  case 716:
+  case 717:
+  case 718:
+  case 719:
+    return true;
+  default:
+    return false;
+  }
 }
 
 absl::StatusOr<int> CudaDriver::deviceCount() const {

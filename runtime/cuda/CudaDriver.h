@@ -61,6 +61,7 @@ struct CudaDriver {
   CUresult (*cuDeviceTotalMem)(size_t *bytes, CUdevice device) = nullptr;
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device) = nullptr;
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device) = nullptr;
+  CUresult (*cuDevicePrimaryCtxReset)(CUdevice device) = nullptr;
   CUresult (*cuCtxSetCurrent)(CUcontext context) = nullptr;
   CUresult (*cuCtxGetCurrent)(CUcontext *context) = nullptr;
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image, unsigned numOptions,
@@ -115,8 +116,14 @@ struct CudaDriver {
 
   /// OK for CUDA_SUCCESS; otherwise an error with the driver's name and
   /// text of `result`: "cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX (a PTX
-  /// JIT compilation failed)".
+  /// JIT compilation failed)". Out of device memory is ResourceExhausted,
+  /// anything else Internal.
   absl::Status check(CUresult result, std::string_view call) const;
+
+  /// Whether `result` is a kernel fault that leaves the context unusable
+  /// (an illegal address, instruction or launch failure: every later call
+  /// on the context fails the same way).
+  static bool isStickyFault(CUresult result);
 
   /// The number of CUDA devices (0 is not an error).
   absl::StatusOr<int> deviceCount() const;

@@ -1,6 +1,7 @@
 #include "runtime/cuda/CudaExecutable.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -44,6 +45,42 @@ CUdeviceptr address(const std::shared_ptr<void> &block) {
   return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));
 }
 
+/// The PTX ISA a module declares (`.version 7.8`), as 10 * major + minor;
+/// nullopt without the directive.
+std::optional<int> ptxIsaOf(const std::string &ptx) {
+  size_t at = ptx.find(".version ");
+  if (at == std::string::npos)
+    return std::nullopt;
+  int major = 0, minor = 0;
+  if (std::sscanf(ptx.c_str() + at + 9, "%d.%d", &major, &minor) != 2)
+    return std::nullopt;
+  return 10 * major + minor;
+}
+
+/// The oldest CUDA version (as cuDriverGetVersion reports it: 1000 * major
+/// + 10 * minor) whose driver compiles PTX ISA `isa` (10 * major + minor),
+/// from the PTX ISA release notes.
+int cudaVersionForPtxIsa(int isa) {
+  if (isa <= 60)
+    return 9000;
+  static const std::pair<int, int> kIsa6[] = {
+      {61, 9010}, {62, 9020}, {63, 10000}, {64, 10010}, {65, 10020}};
+  for (auto [version, cuda] : kIsa6)
+    if (isa <= version)
+      return cuda;
+  if (isa < 80)
+    return 11000 + 10 * (isa - 70); // 7.Y: CUDA 11.Y
+  if (isa <= 85)
+    return 12000 + 10 * (isa - 80); // 8.Y: CUDA 12.Y up to 8.5
+  if (isa <= 88)
+    return 12070 + 10 * (isa - 86); // 8.6 to 8.8: CUDA 12.7 to 12.9
+  return 13000 + 10 * (isa - 90);   // 9.Y: CUDA 13.Y
+}
+
+std::string cudaVersionText(int version) {
+  return strCat(version / 1000, ".", (version % 1000) / 10);
+}
+
 } // namespace
 
 /// Everything one call of execute() owns. The stream is declared last so that
@@ -85,6 +122,18 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
       return absl::InternalError(
           strCat("the CUDA device loads one PTX module, not ", program.objects.size(),
                  " of format '", program.objectFormat, "' (kernels of @", plan.function, ")"));
+    // A driver older than the PTX's ISA would refuse it with a bare
+    // CUDA_ERROR_UNSUPPORTED_PTX_VERSION: say which driver it needs.
+    if (std::optional<int> isa = ptxIsaOf(program.objects[0]); isa) {
+      int version = 0;
+      XS_RETURN_IF_ERROR(ctx.check(driver.cuDriverGetVersion(&version), "cuDriverGetVersion"));
+      if (int needed = cudaVersionForPtxIsa(*isa); version < needed)
+        return absl::FailedPreconditionError(
+            strCat("the NVIDIA driver on ", ctx.name(), " supports CUDA ", cudaVersionText(version),
+                   ", but the kernels of @", plan.function, " are PTX ISA ", *isa / 10, ".",
+                   *isa % 10, " (for ", ctx.info().arch(), "), which needs a driver for CUDA ",
+                   cudaVersionText(needed), " or newer: update the NVIDIA driver"));
+    }
     std::string log(16384, '\0');
     int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferBytes};
     void *values[] = {log.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(log.size()))};
@@ -180,6 +229,7 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   // Current until the call's stream and memory are given back (declared
   // first, left last).
   XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
+  XS_RETURN_IF_ERROR(ctx.faultStatus());
   // Memory of earlier runs their streams are done with goes back to the
   // allocators before this run takes its own.
   ctx.reapReleases();

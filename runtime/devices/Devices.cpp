@@ -38,16 +38,26 @@ Device &cpuDevice(int threads, bool flushDenormals, bool simulation, bool cooper
 }
 
 // One CUDA device per GPU. A GPU that cannot be opened is tried again at the
-// next load (the error may be transient).
+// next load (the error may be transient); one whose context a kernel fault
+// left unusable is replaced by a device on a reset context (the executables
+// loaded on the old one keep failing, saying so).
 absl::StatusOr<Device *> cudaDevice(int ordinal, bool syncLaunches) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::pair<int, bool>, std::unique_ptr<Device>>();
+  static auto *devices = new std::map<std::pair<int, bool>, std::shared_ptr<Device>>();
+  static auto *faulted = new std::vector<std::shared_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{ordinal, syncLaunches}];
+  std::shared_ptr<Device> &device = (*devices)[{ordinal, syncLaunches}];
+  bool reset = false;
+  if (device && !device->usable()) {
+    // Devices are handed out as plain pointers: the old one stays alive.
+    faulted->push_back(std::move(device));
+    reset = true;
+  }
   if (!device) {
     cuda::CudaDeviceOptions cudaOptions;
     cudaOptions.ordinal = ordinal;
     cudaOptions.context.syncLaunches = syncLaunches;
+    cudaOptions.context.resetPrimaryContext = reset;
     XS_ASSIGN_OR_RETURN(device, cuda::createCudaDevice(cudaOptions));
   }
   return device.get();

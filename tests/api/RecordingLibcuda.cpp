@@ -92,6 +92,7 @@ EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *context, CUdevice) {
   return 0;
 }
 EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice) { return 0; }
+EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice) { return 0; }
 thread_local CUcontext currentContext = nullptr;
 EXPORT CUresult cuCtxSetCurrent(CUcontext context) {
   currentContext = context;

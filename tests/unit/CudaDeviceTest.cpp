@@ -63,6 +63,11 @@ struct FakeGpu {
   /// Whether the streams have passed every event recorded on them
   /// (cuEventQuery): false keeps runs left queued holding their memory.
   bool eventsDone = true;
+  int driverVersion = 13000; // cuDriverGetVersion: CUDA 13.0
+  bool outOfMemory = false;  // cuMemAlloc and cuMemHostAlloc fail
+  /// Every allocation from the failFrom-th request on fails (0: none).
+  int failFrom = 0, allocationRequests = 0;
+  int resets = 0; // cuDevicePrimaryCtxReset calls
 };
 FakeGpu *gpu = nullptr;
 
@@ -107,6 +112,10 @@ CUresult fakeRetain(CUcontext *context, CUdevice) {
   return 0;
 }
 CUresult fakeRelease(CUdevice) { return 0; }
+CUresult fakeReset(CUdevice) {
+  ++gpu->resets;
+  return 0;
+}
 CUresult fakeSetCurrent(CUcontext context) {
   gpu->current = context;
   return 0;
@@ -145,7 +154,14 @@ CUresult fakeFuncSetAttribute(CUfunction, int attribute, int value) {
   // Only the dynamic shared-memory ceiling, within the opt-in maximum.
   return attribute == 8 && value + kStaticShared <= kOptInShared ? 0 : 1;
 }
+/// Whether the next device or pinned allocation fails (FakeGpu::failFrom).
+bool allocationFails() {
+  int n = ++gpu->allocationRequests;
+  return gpu->outOfMemory || (gpu->failFrom > 0 && n >= gpu->failFrom);
+}
 CUresult fakeAlloc(CUdeviceptr *pointer, size_t bytes) {
+  if (allocationFails())
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
   void *block = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   *pointer = reinterpret_cast<uintptr_t>(block);
   gpu->live.insert(*pointer);
@@ -204,9 +220,15 @@ CUresult fakeEventElapsed(float *milliseconds, CUevent start, CUevent end) {
                                              gpu->eventTicks.at(reinterpret_cast<uint64_t>(start)));
   return 0;
 }
+CUresult fakeDriverVersion(int *version) {
+  *version = gpu->driverVersion;
+  return 0;
+}
 CUresult fakeEventQuery(CUevent) { return gpu->eventsDone ? 0 : 600; } // CUDA_ERROR_NOT_READY
 CUresult fakeEventSynchronize(CUevent) { return 0; }
 CUresult fakeHostAlloc(void **pointer, size_t bytes, unsigned) {
+  if (allocationFails())
+    return 2;
   *pointer = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
   return 0;
 }
@@ -266,6 +288,7 @@ CudaDriver recordingDriver() {
   d.cuDeviceTotalMem = fakeTotalMem;
   d.cuDevicePrimaryCtxRetain = fakeRetain;
   d.cuDevicePrimaryCtxRelease = fakeRelease;
+  d.cuDevicePrimaryCtxReset = fakeReset;
   d.cuCtxSetCurrent = fakeSetCurrent;
   d.cuCtxGetCurrent = fakeGetCurrent;
   d.cuModuleLoadDataEx = fakeModuleLoad;
@@ -288,6 +311,7 @@ CudaDriver recordingDriver() {
   d.cuEventRecord = fakeEventRecord;
   d.cuEventElapsedTime = fakeEventElapsed;
   d.cuEventQuery = fakeEventQuery;
+  d.cuDriverGetVersion = fakeDriverVersion;
   d.cuEventSynchronize = fakeEventSynchronize;
   d.cuMemHostAlloc = fakeHostAlloc;
   d.cuMemFreeHost = fakeFreeHost;
@@ -501,6 +525,51 @@ TEST_F(CudaDeviceTest, SynchronizedLaunchesNameTheKernelThatFaults) {
             std::string::npos)
       << faulted.status().message();
   state_.syncResult = 0;
+}
+
+// A kernel fault (a sticky error) makes the context unusable: the run says
+// so, later runs fail at once saying what to do, and a device created with
+// resetPrimaryContext (what the device cache does next) runs again. Out of
+// memory is no fault: the run is a ResourceExhausted error and the next one
+// succeeds.
+TEST_F(CudaDeviceTest, AKernelFaultIsToldApartFromOutOfMemory) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> x(15, 1.0f);
+  TensorView input{ElementType::F32, {3, 5}, x.data()};
+
+  state_.outOfMemory = true;
+  absl::StatusOr<std::vector<Tensor>> run = (*executable)->run({input});
+  ASSERT_FALSE(run.ok());
+  EXPECT_EQ(run.status().code(), absl::StatusCode::kResourceExhausted) << run.status();
+  EXPECT_TRUE(absl::StrContains(run.status().message(), "out of GPU memory")) << run.status();
+  state_.outOfMemory = false;
+  EXPECT_TRUE((*executable)->run({input}).ok());
+  EXPECT_TRUE(device_->usable());
+
+  state_.syncResult = 700; // CUDA_ERROR_ILLEGAL_ADDRESS
+  run = (*executable)->run({input});
+  ASSERT_FALSE(run.ok());
+  EXPECT_TRUE(absl::StrContains(run.status().message(),
+                                "a kernel fault, which leaves cuda:0's context unusable"))
+      << run.status();
+  EXPECT_FALSE(device_->usable());
+  state_.syncResult = 0;
+  size_t launches = state_.launches.size();
+  run = (*executable)->run({input});
+  ASSERT_FALSE(run.ok());
+  EXPECT_TRUE(absl::StrContains(run.status().message(),
+                                "cuda:0 is unusable since a kernel fault (cuStreamSynchronize: "))
+      << run.status();
+  EXPECT_EQ(state_.launches.size(), launches) << "a faulted context launches nothing";
+
+  CudaDeviceOptions fresh = recording();
+  fresh.context.resetPrimaryContext = true;
+  executable = load(kScale, module, fresh);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  EXPECT_EQ(state_.resets, 1);
+  EXPECT_TRUE((*executable)->run({input}).ok());
 }
 
 // Timed runs (--bench, the C API's step timer) time launches with CUDA
@@ -802,6 +871,23 @@ func @pick(%x: f32[N], %i: i64[M]) -> (y: f32[M]) {
   EXPECT_FALSE(state_.synchronized.empty());
 }
 
+TEST_F(CudaDeviceTest, ADriverOlderThanThePtxIsaIsNamed) {
+  // sm_90 kernels are PTX ISA 7.8, which CUDA 11.8 introduced.
+  state_.driverVersion = 11040;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kScale, module);
+  ASSERT_FALSE(executable.ok());
+  EXPECT_EQ(executable.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_TRUE(
+      absl::StrContains(executable.status().message(),
+                        "supports CUDA 11.4, but the kernels of @scale are PTX ISA 7.8 (for "
+                        "sm_90), which needs a driver for CUDA 11.8 or newer"))
+      << executable.status().message();
+  EXPECT_TRUE(state_.modules.empty()) << "the PTX went to a driver that cannot load it";
+  state_.driverVersion = 11080;
+  EXPECT_TRUE(load(kScale, module).ok());
+}
+
 TEST_F(CudaDeviceTest, HostSymbolsReadDeviceInputsThroughAHostCopy) {
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
@@ -933,6 +1019,42 @@ func @neg(%a: f32[N]) -> (c: f32[N]) {
     device_.reset();
   }
   EXPECT_TRUE(state_.live.empty()) << state_.live.size() << " device blocks still allocated";
+}
+
+// Allocation failures injected at every device and pinned allocation of a
+// load and a run (from the k-th request on, for each k up to the count of a
+// clean one): each is an error, and every block goes back with the device.
+TEST_F(CudaDeviceTest, EveryFailedAllocationIsAnError) {
+  state_.kernelEffect = copyFirstBufferToSecond;
+  for (const char *text : {kScale, kProject}) {
+    std::vector<float> x(15, 1.0f), b = {1, 0, -1, 2, 0.5f, 3};
+    std::vector<TensorView> inputs =
+        text == kScale ? std::vector<TensorView>{TensorView{ElementType::F32, {3, 5}, x.data()}}
+                       : std::vector<TensorView>{TensorView{ElementType::F32, {6}, x.data()},
+                                                 TensorView{ElementType::F32, {3, 2}, b.data()}};
+    auto loadAndRun = [&]() -> absl::Status {
+      std::unique_ptr<Module> module;
+      absl::StatusOr<std::shared_ptr<Executable>> executable = load(text, module);
+      if (!executable.ok())
+        return executable.status();
+      return (*executable)->run(inputs).status();
+    };
+    state_.failFrom = 0;
+    state_.allocationRequests = 0;
+    ASSERT_TRUE(loadAndRun().ok());
+    int requests = state_.allocationRequests;
+    ASSERT_GT(requests, 1);
+    for (int k = 1; k <= requests; ++k) {
+      state_.failFrom = k;
+      state_.allocationRequests = 0;
+      absl::Status status = loadAndRun();
+      EXPECT_EQ(status.code(), absl::StatusCode::kResourceExhausted)
+          << "allocation " << k << " of " << requests << ": " << status;
+      device_.reset();
+      EXPECT_TRUE(state_.live.empty()) << "allocation " << k << ": device memory left behind";
+    }
+    state_.failFrom = 0;
+  }
 }
 
 } // namespace
