@@ -505,6 +505,34 @@ func @pick(%x: f32[N], %i: i64[M]) -> (y: f32[M]) {
   }
 }
 
+TEST(CApiDataErrorTest, AnIntegerDivisionByZeroIsAnErrorNamingTheOp) {
+  Context context = newContext();
+  ModulePtr module = moduleFromText(R"(
+func @ratio(%a: i64[N], %b: i64[N]) -> (q: i64[N]) {
+  %q = div %a, %b
+  return %q
+}
+)");
+  for (const char *device : {"cpu", "nvptx-sim"}) {
+    ExecutablePtr executable = compile(context.get(), module.get(), device);
+    ASSERT_NE(executable, nullptr) << device;
+    std::vector<int64_t> a = {7, 8, 9, 10}, b = {1, 0, 2, 0}, q(4), shape = {4};
+    std::vector<DLTensor> inputs = {tensorOf(a, shape, kI64), tensorOf(b, shape, kI64)};
+    DLTensor out = tensorOf(q, shape, kI64);
+    xs_run_args_t args = runArgs(inputs, &out, 1);
+    xs_status_t status = xs_executable_run(executable.get(), &args);
+    ASSERT_NE(status, nullptr) << device << ": the run returned quotients";
+    EXPECT_EQ(xs_status_code(status), XS_STATUS_INVALID_ARGUMENT) << device;
+    std::string message = take(status);
+    EXPECT_NE(message.find("%q = div in kernel k0_div: integer division by zero"),
+              std::string::npos)
+        << device << ": " << message;
+    b = {1, 3, 2, -4};
+    XS_ASSERT_OK(xs_executable_run(executable.get(), &args));
+    EXPECT_EQ(q, (std::vector<int64_t>{7, 2, 4, -2})) << device;
+  }
+}
+
 TEST(CApiDeviceTest, DevicesAreCheckedByName) {
   Context context = newContext();
   XS_ASSERT_OK(xs_context_check_device(context.get(), "cpu"));
