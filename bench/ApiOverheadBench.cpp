@@ -189,6 +189,26 @@ bool prepare(xs_context_t *context, const TinyCase &c, const char *deviceName, D
   return true;
 }
 
+/// Seconds per run that hands out its outputs (DLManagedTensors, deleted
+/// at once), as perCall; `ok` turns false on an error.
+template <typename Finish>
+double perCallHandingOut(const ApiCase &api, const xs_run_args_t &runArgs, int iters, bool &ok,
+                         Finish &&finish) {
+  std::vector<DLManagedTensor *> managed(api.outputs.size());
+  xs_run_args_t allocArgs = runArgs;
+  allocArgs.outputs = nullptr;
+  allocArgs.num_outputs = 0;
+  allocArgs.out_managed = managed.data();
+  return perCall(
+      [&] {
+        ok &= check(xs_executable_run(api.executable, &allocArgs));
+        for (DLManagedTensor *t : managed)
+          if (t != nullptr)
+            t->deleter(t);
+      },
+      iters, finish);
+}
+
 int64_t elements(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t d : shape)
@@ -256,19 +276,7 @@ int runCpu(xs_context_t *context, int iters, int threads) {
     bool ok = true;
     double apiTime =
         perCall([&] { ok &= check(xs_executable_run(api.executable, &runArgs)); }, iters);
-    std::vector<DLManagedTensor *> managed(api.outputs.size());
-    xs_run_args_t allocArgs = runArgs;
-    allocArgs.outputs = nullptr;
-    allocArgs.num_outputs = 0;
-    allocArgs.out_managed = managed.data();
-    double apiAlloc = perCall(
-        [&] {
-          ok &= check(xs_executable_run(api.executable, &allocArgs));
-          for (DLManagedTensor *t : managed)
-            if (t != nullptr)
-              t->deleter(t);
-        },
-        iters);
+    double apiAlloc = perCallHandingOut(api, runArgs, iters, ok, [] {});
     if (!ok)
       status = 3;
     std::printf("%-28s %9.2f %9.2f %9.2f %12.2f %15.2f\n", c.name, kernels * 1e6, runtime * 1e6,
@@ -363,19 +371,7 @@ int runCuda(xs_context_t *context, const std::string &device, int iters) {
           synchronize();
         },
         iters);
-    std::vector<DLManagedTensor *> managed(api.outputs.size());
-    xs_run_args_t allocArgs = runArgs;
-    allocArgs.outputs = nullptr;
-    allocArgs.num_outputs = 0;
-    allocArgs.out_managed = managed.data();
-    double alloc = perCall(
-        [&] {
-          ok &= check(xs_executable_run(api.executable, &allocArgs));
-          for (DLManagedTensor *t : managed)
-            if (t != nullptr)
-              t->deleter(t);
-        },
-        iters, synchronize);
+    double alloc = perCallHandingOut(api, runArgs, iters, ok, synchronize);
     synchronize();
     if (!ok)
       status = 3;

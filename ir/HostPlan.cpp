@@ -153,4 +153,13 @@ std::string_view hostCheckText(HostCheck::Kind kind) {
 
 std::string cooperativeSymbol(const std::string &symbol) { return symbol + ".coop"; }
 
+std::vector<std::string> launchSymbols(const HostLaunchVariant &variant) {
+  std::vector<std::string> symbols;
+  for (int p = 0; p < variant.phases; ++p)
+    symbols.push_back(phaseSymbol(variant.symbol, p));
+  if (variant.cooperative)
+    symbols.push_back(cooperativeSymbol(variant.symbol));
+  return symbols;
+}
+
 } // namespace xs

@@ -91,6 +91,10 @@ std::string phaseSymbol(const std::string &symbol, int phase);
 /// `symbol.coop`.
 std::string cooperativeSymbol(const std::string &symbol);
 
+/// Every function a launch variant compiles to on a target with a grid
+/// barrier: its phases in order, then its cooperative kernel if it has one.
+std::vector<std::string> launchSymbols(const HostLaunchVariant &variant);
+
 struct HostStep {
   enum class Kind : uint8_t { Launch, Library, Alias };
   Kind kind = Kind::Launch;

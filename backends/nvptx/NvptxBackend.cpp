@@ -31,12 +31,7 @@ void annotateLaunchBounds(const ProgramPlan &program, llvm::Module &module) {
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
-      std::vector<std::string> symbols;
-      for (int p = 0; p < variant.phases; ++p)
-        symbols.push_back(phaseSymbol(variant.symbol, p));
-      if (variant.cooperative)
-        symbols.push_back(cooperativeSymbol(variant.symbol));
-      for (const std::string &symbol : symbols) {
+      for (const std::string &symbol : launchSymbols(variant)) {
         llvm::Function *kernel = module.getFunction(nvptxSymbol(symbol));
         if (kernel == nullptr || !done.insert(symbol).second)
           continue;

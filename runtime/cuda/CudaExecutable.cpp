@@ -154,13 +154,8 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
-      std::vector<std::string> symbols;
-      for (int p = 0; p < variant.phases; ++p)
-        symbols.push_back(phaseSymbol(variant.symbol, p));
-      if (variant.cooperative)
-        symbols.push_back(cooperativeSymbol(variant.symbol));
       std::vector<Kernel> phases;
-      for (const std::string &planSymbol : symbols) {
+      for (const std::string &planSymbol : launchSymbols(variant)) {
         std::string symbol = nvptxSymbol(planSymbol);
         Kernel kernel;
         if (absl::Status found = ctx.check(
