@@ -459,9 +459,16 @@ llvm::Value *ElementGenerator::emitConcat(const Operation &op,
     return result;
   }
   // Some operand may be empty at run time: branch so that only the operand
-  // that holds the element is read.
+  // that holds the element is read. The index into each operand is clamped
+  // into it all the same: the loop vectorizer turns these branches into
+  // masked loads whose address it computes from the first lane, which may
+  // belong to another operand, and an index outside the operand there would
+  // make that address garbage (the unravelling below divides it unsigned).
   std::function<llvm::Value *(size_t)> chain = [&](size_t j) -> llvm::Value * {
-    llvm::Value *local = b.CreateSub(index[axis], offsets[j]);
+    llvm::Value *size = b.CreateSub(ends[j], offsets[j]);
+    llvm::Value *local =
+        emitMax(b, b.getInt64(0),
+                emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
     if (j + 1 == count)
       return readOperand(j, local);
     return emitIfElse(

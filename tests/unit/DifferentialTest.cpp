@@ -295,6 +295,16 @@ std::vector<OpCase> allCases() {
                  {{"x", {0, 3}}}});
   }
 
+  // A concat whose operands may be empty (their size a product of dims)
+  // branches between them per element; the loop vectorizer turns that into
+  // masked loads addressed from the first lane, which once faulted where
+  // that lane's index into the other operand went negative.
+  c.push_back({"concat_of_reshaped_dims",
+               "func @f(%x: f32[N, M, M]) -> (y) {\n  %a = abs %x\n"
+               "  %r = reshape %a : f32[N, M*M]\n  %c = cos %r\n  %m = max %r, %c\n"
+               "  %k = concat %m, %r {dim = 1}\n  %y = reduce_min %k {dims = [0]}\n"
+               "  return %y\n}\n"});
+
   // Inputs the interpreter refuses: compiled code reports the same error
   // instead of computing on (docs/ir.md, HostPlan::checks).
   c.push_back({"div_i32_by_zero", binaryF("div", "i32"), {{"a", {-50, 50}}, {"b", {0, 1}}}});
