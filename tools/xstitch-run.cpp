@@ -26,6 +26,7 @@
 #include "tools/Explain.h"
 #include "tools/LibraryRun.h"
 #include "tools/ModelFiles.h"
+#include "tools/RunFlagChecks.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
 #include "tools/TensorFiles.h"
@@ -379,12 +380,8 @@ int run(int argc, char **argv) {
     printUsage(std::cout);
     return kExitOk;
   }
-  if (std::string oracle = args->get("oracle", "rounded"); oracle != "rounded" && oracle != "f64")
-    return report(absl::InvalidArgumentError(
-        absl::StrCat("--oracle needs rounded or f64, got '", oracle, "'")));
-  if (args->has("oracle") && !args->has("check"))
-    return report(absl::InvalidArgumentError("--oracle says what --check compares with; pass "
-                                             "--check too"));
+  if (absl::Status s = checkRunFlags(*args); !s.ok())
+    return report(s);
   if (args->has("conformance")) {
     ConformanceOptions options;
     options.dir = args->get("conformance");
@@ -423,9 +420,6 @@ int run(int argc, char **argv) {
     return report(resolvedDevice.status());
   const std::string device = *resolvedDevice;
   const bool json = args->has("report");
-  if (json && args->get("report") != "json")
-    return report(absl::InvalidArgumentError(
-        absl::StrCat("--report supports only json, got '", args->get("report"), "'")));
   // With --report=json stdout carries only the JSON object.
   std::ostream &out = json ? std::cerr : std::cout;
   absl::StatusOr<CompileOptions> compileOptions = compileOptionsFrom(*args);

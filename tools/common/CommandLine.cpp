@@ -16,6 +16,40 @@ std::vector<std::string> ParsedArgs::getAll(const std::string &name) const {
   return it == values_.end() ? std::vector<std::string>{} : it->second;
 }
 
+namespace {
+
+/// Edit distance between `a` and `b` (insertions, deletions, substitutions).
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// "; did you mean '--check'?" for the known flag closest to `flag` (a
+/// third of its letters different at most), else "".
+std::string didYouMean(const std::string &flag, const std::vector<FlagSpec> &specs) {
+  const FlagSpec *best = nullptr;
+  size_t bestDistance = std::max<size_t>(1, flag.size() / 3) + 1;
+  for (const FlagSpec &s : specs)
+    if (size_t d = editDistance(flag, s.name); d < bestDistance) {
+      best = &s;
+      bestDistance = d;
+    }
+  return best ? absl::StrCat("; did you mean '--", best->name, "'?") : "";
+}
+
+} // namespace
+
 absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<FlagSpec> &specs) {
   ParsedArgs args;
   bool flagsDone = false;
@@ -38,8 +72,8 @@ absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<Fl
     auto spec =
         std::find_if(specs.begin(), specs.end(), [&](const FlagSpec &s) { return s.name == body; });
     if (spec == specs.end())
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown flag '--", body, "'; see --help for the list of flags"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown flag '--", body, "'", didYouMean(body, specs), " (--help lists the flags)"));
     if (!spec->takesValue && value)
       return absl::InvalidArgumentError(absl::StrCat("flag '--", body, "' takes no value"));
     if (spec->takesValue && !value) {
