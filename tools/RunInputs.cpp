@@ -188,6 +188,32 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
   absl::erase_if(out.dims,
                  [&](const auto &binding) { return isHostSymbol(function, binding.first); });
 
+  // Every symbol random inputs need and no --dim gives, named at once.
+  std::vector<std::string> missing, needing;
+  for (size_t i = 0; i < n; ++i) {
+    const Value &param = *function.param(i);
+    if (loaded[i])
+      continue;
+    bool needs = false;
+    for (const DimExpr &d : param.type().shape()) {
+      if (d.evaluate(out.dims).ok())
+        continue;
+      needs = true;
+      for (const std::string &symbol : d.symbols()) {
+        std::string flag = strCat("--dim ", symbol, "=N");
+        if (!out.dims.contains(symbol) &&
+            std::find(missing.begin(), missing.end(), flag) == missing.end())
+          missing.push_back(flag);
+      }
+    }
+    if (needs)
+      needing.push_back(strCat("%", param.name(), ": ", param.type().str()));
+  }
+  if (!missing.empty())
+    return userError(strCat(needing.size() == 1 ? "random input " : "random inputs ",
+                            absl::StrJoin(needing, ", "), needing.size() == 1 ? " needs" : " need",
+                            " a value for every symbol: pass ", absl::StrJoin(missing, " ")));
+
   std::mt19937_64 rng(request.seed);
   for (size_t i = 0; i < n; ++i) {
     const Value &param = *function.param(i);
