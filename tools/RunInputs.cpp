@@ -10,6 +10,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 #include "tools/common/Npy.h"
@@ -162,6 +163,10 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
                               " computes from its inputs at each call (a host symbol); give "
                               "the inputs it reads with --input instead"));
     DimExpr canonical = function.constraints().canonicalize(DimExpr::symbol(name));
+    // An ONNX dim_param as the model writes it ("batch size") names the
+    // symbol the importer made of it (batch_size).
+    if (!canonical.isSymbol() || !signatureSymbols.contains(canonical.symbolName()))
+      canonical = function.constraints().canonicalize(DimExpr::symbol(onnxDimSymbol(name)));
     if (!canonical.isSymbol() || !signatureSymbols.contains(canonical.symbolName())) {
       std::vector<std::string> known(signatureSymbols.begin(), signatureSymbols.end());
       std::sort(known.begin(), known.end());

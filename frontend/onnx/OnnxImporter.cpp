@@ -55,6 +55,12 @@ std::string sanitizeName(std::string_view name, bool symbol) {
   return out;
 }
 
+} // namespace
+
+std::string onnxDimSymbol(std::string_view dimParam) { return sanitizeName(dimParam, true); }
+
+namespace {
+
 std::string notAModel(const std::string &file) {
   return strCat(file,
                 ": error: not an ONNX model (the protobuf does not parse; is the file truncated?)");

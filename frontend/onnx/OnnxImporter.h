@@ -78,6 +78,10 @@ struct OnnxModelSummary {
 };
 absl::StatusOr<OnnxModelSummary> summarizeOnnxFile(const std::string &path);
 
+/// The IR symbol an ONNX dim_param becomes ("batch size" -> batch_size,
+/// "2d" -> _2d), so that tools take a dim as the model spells it.
+std::string onnxDimSymbol(std::string_view dimParam);
+
 } // namespace xs
 
 #endif // XSTITCH_FRONTEND_ONNX_ONNXIMPORTER_H
