@@ -40,7 +40,7 @@ const char *printsAndExits(const ParsedArgs &args) {
 } // namespace
 
 absl::Status checkRunFlags(const ParsedArgs &args) {
-  for (const char *flag : {"atol", "rtol"})
+  for (const char *flag : {"atol", "rtol", "bench-seconds"})
     if (absl::Status s = checkNumber(args, flag); !s.ok())
       return s;
   if (absl::Status s = checkInteger(args, "iters", 1); !s.ok())
@@ -49,6 +49,11 @@ absl::Status checkRunFlags(const ParsedArgs &args) {
     return s;
   if (std::string oracle = args.get("oracle", "rounded"); oracle != "rounded" && oracle != "f64")
     return bad(absl::StrCat("--oracle needs rounded or f64, got '", oracle, "'"));
+  for (const char *flag : {"iters", "bench-seconds"})
+    if (args.has(flag) && !args.has("bench"))
+      return bad(absl::StrCat("--", flag, " says how long --bench times; pass --bench too"));
+  if (args.has("iters") && args.has("bench-seconds"))
+    return bad("--iters and --bench-seconds both say how long --bench times; pass one of them");
   if (args.has("oracle") && !args.has("check"))
     return bad("--oracle says what --check compares with; pass --check too");
   if (args.has("report") && args.get("report") != "json")

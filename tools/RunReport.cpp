@@ -87,6 +87,8 @@ std::string formatRunReportJson(const RunReport &r) {
       optional(r.broadcastVariant, [](int v) { return absl::StrCat(v); }), ", \"kernels\": [",
       absl::StrJoin(kernels, ", "), "], \"results\": [", absl::StrJoin(results, ", "),
       "], \"run_us\": ", optional(r.medianSeconds, [](double s) { return number(s * 1e6); }),
+      ", \"run_min_us\": ", optional(r.minSeconds, [](double s) { return number(s * 1e6); }),
+      ", \"run_p90_us\": ", optional(r.p90Seconds, [](double s) { return number(s * 1e6); }),
       ", \"iters\": ", optional(r.iters, [](int i) { return absl::StrCat(i); }),
       ", \"bytes\": ", optional(r.bytesMoved, [](double b) { return number(b); }),
       ", \"bandwidth_gbps\": ", optional(bandwidth, [](double b) { return number(b); }),

@@ -52,6 +52,7 @@ struct RunReport {
   std::vector<KernelReport> kernels;
   std::vector<ResultReport> results;
   std::optional<double> medianSeconds; // --bench
+  std::optional<double> minSeconds, p90Seconds;
   std::optional<int> iters;
   std::optional<double> bytesMoved; // inputs + outputs
   std::optional<std::string> check; // "pass" / "fail"; null without --check

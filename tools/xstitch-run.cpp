@@ -26,6 +26,7 @@
 #include "tools/Explain.h"
 #include "tools/LibraryRun.h"
 #include "tools/ModelFiles.h"
+#include "tools/RunBench.h"
 #include "tools/RunFlagChecks.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
@@ -71,8 +72,11 @@ const std::vector<FlagSpec> kFlags = {
      "what --check compares with: the interpreter rounding each op's floats to their type, as "
      "compiled code stores them (rounded, the default), or computing in f64 throughout, the "
      "graph's exact value (f64)"},
-    {"bench", false, false, "", "time the run: median over --iters runs after one warm-up"},
+    {"bench", false, false, "",
+     "time warm runs after one warm-up: their median, minimum, 90th percentile and spread, and "
+     "each kernel's median"},
     {"iters", true, false, "N", "runs for --bench (default 10)"},
+    {"bench-seconds", true, false, "S", "--bench runs for S seconds instead of --iters runs"},
     {"report", true, false, "json",
      "print one JSON object describing the run on stdout at the end (other output goes to "
      "stderr)"},
@@ -283,41 +287,6 @@ void describeLaunches(const ProgramPlan &plan, const DimBindings &dims,
       if (absl::StatusOr<int64_t> bytes = kernel.minimumBytes.evaluate(dims); bytes.ok())
         k.minimumBytes = static_cast<double>(*bytes);
     }
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// Times `iters` runs after the first (the warm-up); fills the per-kernel
-// medians of `kernels` from the runs' step timings.
-absl::StatusOr<double> benchmark(Runner &runner, const std::vector<HostTensor> &inputs, int iters,
-                                 std::vector<KernelReport> &kernels) {
-  std::vector<double> times;
-  std::vector<std::vector<double>> kernelTimes(kernels.size());
-  for (int i = 0; i < iters; ++i) {
-    RunStats stats;
-    absl::StatusOr<double> seconds = runner.timeRun(inputs, &stats);
-    if (!seconds.ok())
-      return seconds.status();
-    times.push_back(*seconds);
-    // Steps are reported in launch order; match them to the plan's by name.
-    size_t next = 0;
-    for (const KernelTiming &t : stats.steps) {
-      for (size_t k = next; k < kernels.size(); ++k) {
-        if (kernels[k].name == t.kernel) {
-          kernelTimes[k].push_back(t.seconds);
-          next = k + 1;
-          break;
-        }
-      }
-    }
-  }
-  for (size_t k = 0; k < kernels.size(); ++k)
-    if (!kernelTimes[k].empty())
-      kernels[k].medianSeconds = median(kernelTimes[k]);
-  return median(times);
 }
 
 /// `NAME=VALUE` specs with ONNX graph names turned into the function's
@@ -546,8 +515,11 @@ int run(int argc, char **argv) {
     return report(inputs.status());
 
   int iters = 10;
-  if (args->has("iters") && (!absl::SimpleAtoi(args->get("iters"), &iters) || iters < 1))
-    return report(absl::InvalidArgumentError("--iters needs a positive integer"));
+  double benchSeconds = 0;
+  if (args->has("iters"))
+    (void)absl::SimpleAtoi(args->get("iters"), &iters); // checkRunFlags checked it
+  if (args->has("bench-seconds"))
+    (void)absl::SimpleAtod(args->get("bench-seconds"), &benchSeconds);
 
   RunReport runReport;
   runReport.device = device;
@@ -748,30 +720,27 @@ int run(int argc, char **argv) {
   }
 
   if (args->has("bench")) {
-    absl::StatusOr<double> seconds = benchmark(runner, inputs->tensors, iters, runReport.kernels);
-    if (!seconds.ok())
-      return report(seconds.status());
+    absl::StatusOr<BenchSummary> bench =
+        benchmarkRuns([&](RunStats *stats) { return runner.timeRun(inputs->tensors, stats); },
+                      iters, benchSeconds, runReport.kernels);
+    if (!bench.ok())
+      return report(bench.status());
     double bytes = 0;
     for (const HostTensor &t : inputs->tensors)
       bytes += bytesOf(t);
     for (const HostTensor &t : *outputs)
       bytes += bytesOf(t);
-    runReport.medianSeconds = *seconds;
-    runReport.iters = iters;
+    runReport.medianSeconds = bench->medianSeconds;
+    runReport.minSeconds = bench->minSeconds;
+    runReport.p90Seconds = bench->p90Seconds;
+    runReport.iters = bench->runs;
     runReport.bytesMoved = bytes;
-    out << absl::StrFormat("time: median %.3f ms over %d runs after a warm-up (%s), %.2f GB/s "
-                           "effective ((inputs + outputs) / time)%s\n",
-                           *seconds * 1e3, iters, device, *seconds > 0 ? bytes / *seconds / 1e9 : 0,
-                           isCudaDeviceName(device)
-                               ? "; a run copies inputs and results between host and GPU, "
-                                 "the kernels' own times follow"
-                               : "");
-    for (const KernelReport &k : runReport.kernels)
-      if (k.medianSeconds)
-        out << absl::StrFormat("  %-40s %10.1f us  %s\n", k.name, *k.medianSeconds * 1e6,
-                               absl::StrJoin(k.ops, ", "));
+    out << formatBench(*bench, device, bytes, runReport.kernels, isCudaDeviceName(device));
   } else {
-    out << absl::StrFormat("time: %.3f ms (%s, one run)\n", firstSeconds * 1e3, device);
+    out << absl::StrFormat("time: %.3f ms (%s, one cold run: the first call, which allocates its "
+                           "memory and finds its data outside the caches; --bench times warm "
+                           "runs)\n",
+                           firstSeconds * 1e3, device);
   }
   if (json)
     std::cout << formatRunReportJson(runReport) << "\n";
