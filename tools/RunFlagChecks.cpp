@@ -47,6 +47,8 @@ absl::Status checkRunFlags(const ParsedArgs &args) {
     return s;
   if (absl::Status s = checkInteger(args, "seed", 0); !s.ok())
     return s;
+  if (absl::Status s = checkInteger(args, "print-max-elements", 0); !s.ok())
+    return s;
   if (std::string oracle = args.get("oracle", "rounded"); oracle != "rounded" && oracle != "f64")
     return bad(absl::StrCat("--oracle needs rounded or f64, got '", oracle, "'"));
   for (const char *flag : {"iters", "bench-seconds"})

@@ -6,10 +6,12 @@
 #include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
@@ -93,6 +95,48 @@ absl::StatusOr<std::pair<std::string, std::string>> splitAssignment(const std::s
   return std::make_pair(name, text.substr(eq + 1));
 }
 
+/// An inline tensor as iree-run-module writes one: `2x3xf32=1,2,3,4,5,6`
+/// (dims, then the element type, then the values row-major; a scalar is
+/// `f32=2.5`). nullopt when `spec` is not written so (a file path).
+std::optional<absl::StatusOr<HostTensor>> parseInlineTensor(const std::string &spec) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos)
+    return std::nullopt;
+  std::vector<std::string> parts = absl::StrSplit(spec.substr(0, eq), 'x');
+  std::optional<ElementType> type = parseElementType(parts.back());
+  if (!type)
+    return std::nullopt;
+  std::vector<int64_t> shape;
+  int64_t count = 1;
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    int64_t d = 0;
+    if (!absl::SimpleAtoi(parts[i], &d) || d < 0)
+      return userError(
+          strCat("inline tensor '", spec, "': dim '", parts[i],
+                 "' is not a size (write DIMSxTYPE=VALUES, e.g. 2x3xf32=1,2,3,4,5,6)"));
+    shape.push_back(d);
+    count *= d;
+  }
+  std::vector<std::string> values =
+      eq + 1 == spec.size() ? std::vector<std::string>{}
+                            : std::vector<std::string>(absl::StrSplit(spec.substr(eq + 1), ','));
+  if (static_cast<int64_t>(values.size()) != count)
+    return userError(strCat("inline tensor '", spec, "': ", elementTypeName(*type), "[",
+                            absl::StrJoin(shape, ", "), "] takes ", count, " values, got ",
+                            values.size()));
+  HostTensor tensor(*type, shape);
+  for (size_t i = 0; i < values.size(); ++i) {
+    double v = 0;
+    if (!absl::SimpleAtod(absl::StripAsciiWhitespace(values[i]), &v))
+      return userError(strCat("inline tensor '", spec, "': '", values[i], "' is not a number"));
+    if (isFloat(*type))
+      tensor.setDouble(static_cast<int64_t>(i), v);
+    else
+      tensor.setInt(static_cast<int64_t>(i), static_cast<int64_t>(v));
+  }
+  return tensor;
+}
+
 absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequest &request) {
   const size_t n = function.params().size();
   BoundInputs out;
@@ -122,7 +166,8 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
       ranges[index] = *range;
       continue;
     }
-    absl::StatusOr<HostTensor> t = readTensorFile(value);
+    std::optional<absl::StatusOr<HostTensor>> inlined = parseInlineTensor(std::string(value));
+    absl::StatusOr<HostTensor> t = inlined ? std::move(*inlined) : readTensorFile(value);
     if (!t.ok())
       return t.status();
     ElementType want = param->type().elementType();

@@ -49,9 +49,10 @@ const std::vector<FlagSpec> kFlags = {
      "on the CPU, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
      "the driver sees a GPU, else cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
-    {"input", true, true, "NAME=PATH|random[:LO:HI]",
-     "a parameter's value from a .npy or ONNX TensorProto .pb file, or random (the default); "
-     "ONNX models name parameters by their graph input names"},
+    {"input", true, true, "NAME=PATH|random[:LO:HI]|DIMSxTYPE=VALUES",
+     "a parameter's value from a .npy or ONNX TensorProto .pb file, written inline "
+     "(2x3xf32=1,2,3,4,5,6; a scalar f32=2.5), or random (the default); ONNX models name "
+     "parameters by their graph input names"},
     {"dim", true, true, "SYM=N", "the value of a symbolic dim (needed for random inputs)"},
     {"seed", true, false, "N", "seed of the random inputs (default 0)"},
     {"expected", true, true, "NAME=PATH", "compare result NAME with a .npy or .pb file"},
@@ -77,6 +78,8 @@ const std::vector<FlagSpec> kFlags = {
      "each kernel's median"},
     {"iters", true, false, "N", "runs for --bench (default 10)"},
     {"bench-seconds", true, false, "S", "--bench runs for S seconds instead of --iters runs"},
+    {"print-max-elements", true, false, "N",
+     "print up to N values of each result, row-major (default 4; a small result prints whole)"},
     {"report", true, false, "json",
      "print one JSON object describing the run on stdout at the end (other output goes to "
      "stderr)"},
@@ -516,6 +519,9 @@ int run(int argc, char **argv) {
 
   int iters = 10;
   double benchSeconds = 0;
+  int64_t printMaxElements = 4;
+  if (args->has("print-max-elements"))
+    (void)absl::SimpleAtoi(args->get("print-max-elements"), &printMaxElements);
   if (args->has("iters"))
     (void)absl::SimpleAtoi(args->get("iters"), &iters); // checkRunFlags checked it
   if (args->has("bench-seconds"))
@@ -646,7 +652,7 @@ int run(int argc, char **argv) {
   const auto &results = (*function)->results();
   for (size_t i = 0; i < results.size(); ++i) {
     out << "result " << results[i].name << ": " << (*outputs)[i].typeStr() << "  "
-        << summarizeTensor((*outputs)[i]) << "\n";
+        << summarizeTensor((*outputs)[i], printMaxElements) << "\n";
     runReport.results.push_back({results[i].name, (*outputs)[i].typeStr()});
   }
 

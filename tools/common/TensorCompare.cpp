@@ -70,7 +70,7 @@ std::string formatIndex(int64_t flat, const std::vector<int64_t> &shape) {
   return absl::StrCat("[", absl::StrJoin(idx, ", "), "]");
 }
 
-std::string summarizeTensor(const HostTensor &t) {
+std::string summarizeTensor(const HostTensor &t, int64_t maxElements) {
   int64_t n = t.numElements();
   if (n == 0)
     return "(empty)";
@@ -87,13 +87,13 @@ std::string summarizeTensor(const HostTensor &t) {
     sum += v;
   }
   std::vector<std::string> head;
-  for (int64_t i = 0; i < std::min<int64_t>(n, 4); ++i)
+  for (int64_t i = 0; i < std::min<int64_t>(n, maxElements); ++i)
     head.push_back(absl::StrFormat("%.6g", t.getDouble(i)));
   std::string out = absl::StrFormat("min %.6g max %.6g mean %.6g", lo, hi,
                                     n > nans ? sum / double(n - nans) : NAN);
   if (nans)
     absl::StrAppend(&out, " nan ", nans);
-  absl::StrAppend(&out, " [", absl::StrJoin(head, ", "), n > 4 ? ", ...]" : "]");
+  absl::StrAppend(&out, " [", absl::StrJoin(head, ", "), n > maxElements ? ", ...]" : "]");
   return out;
 }
 

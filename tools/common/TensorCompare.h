@@ -44,8 +44,9 @@ CompareResult compareTensors(const HostTensor &actual, const HostTensor &expecte
 /// `[3, 17]` for a flat index in `shape`.
 std::string formatIndex(int64_t flat, const std::vector<int64_t> &shape);
 
-/// `min -1.2 max 3.4 mean 0.01 nan 0 [0.1, 0.2, ...]`.
-std::string summarizeTensor(const HostTensor &t);
+/// `min -1.2 max 3.4 mean 0.01 nan 0 [0.1, 0.2, ...]`: the first
+/// `maxElements` values, and "..." when there are more.
+std::string summarizeTensor(const HostTensor &t, int64_t maxElements = 4);
 
 } // namespace xs
 
