@@ -63,7 +63,8 @@ absl::Status checkRunFlags(const ParsedArgs &args) {
 
   // Flags that print code or a plan and exit exclude those that need a run.
   if (const char *exits = printsAndExits(args)) {
-    for (const char *flag : {"emit", "explain", "check", "bench", "report", "output", "expected"})
+    for (const char *flag :
+         {"emit", "explain", "check", "bench", "report", "output", "expected", "trace"})
       if (std::string(flag) != exits && args.has(flag))
         return bad(absl::StrCat(
             "--", exits, " prints the ", std::string(exits) == "emit" ? "code" : "plan",

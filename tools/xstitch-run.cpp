@@ -30,6 +30,7 @@
 #include "tools/RunFlagChecks.h"
 #include "tools/RunInputs.h"
 #include "tools/RunReport.h"
+#include "tools/RunTrace.h"
 #include "tools/TensorFiles.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/DifferentialCheck.h"
@@ -78,6 +79,9 @@ const std::vector<FlagSpec> kFlags = {
      "each kernel's median"},
     {"iters", true, false, "N", "runs for --bench (default 10)"},
     {"bench-seconds", true, false, "S", "--bench runs for S seconds instead of --iters runs"},
+    {"trace", true, false, "FILE",
+     "write the compile's stages and a warm run's kernel launches as a Chrome trace (open it "
+     "in chrome://tracing or Perfetto)"},
     {"print-max-elements", true, false, "N",
      "print up to N values of each result, row-major (default 4; a small result prints whole)"},
     {"report", true, false, "json",
@@ -747,6 +751,15 @@ int run(int argc, char **argv) {
                            "memory and finds its data outside the caches; --bench times warm "
                            "runs)\n",
                            firstSeconds * 1e3, device);
+  }
+  if (args->has("trace")) {
+    // A warm run, its steps timed as --bench times them.
+    RunStats stats;
+    if (absl::StatusOr<double> timed = runner.timeRun(inputs->tensors, &stats); !timed.ok())
+      return report(timed.status());
+    if (absl::Status s = writeChromeTrace(args->get("trace"), runReport, stats.steps); !s.ok())
+      return report(s);
+    out << "trace: " << args->get("trace") << " (chrome://tracing or Perfetto)\n";
   }
   if (json)
     std::cout << formatRunReportJson(runReport) << "\n";
