@@ -137,6 +137,62 @@ std::optional<absl::StatusOr<HostTensor>> parseInlineTensor(const std::string &s
   return tensor;
 }
 
+/// The default range of random integer parameter `param`: what it feeds
+/// decides (the values derived from it through casts to integers and
+/// movement ops are followed): indices of gather and take_along_axis stay
+/// within the smallest dim they index, values compared or cast to i1 are 0
+/// or 1. nullopt: the type's default. `why` tells which.
+std::optional<RandomRange> inferredRange(const Function &function, const Value &param,
+                                         const DimBindings &dims, std::string &why) {
+  if (!isInteger(param.type().elementType()))
+    return std::nullopt;
+  absl::flat_hash_set<const Value *> derived = {&param};
+  std::optional<int64_t> indexBound;
+  bool boolean = false;
+  for (const auto &op : function.ops()) {
+    for (size_t i = 0; i < op->numOperands(); ++i) {
+      if (!derived.contains(op->operand(i)))
+        continue;
+      switch (op->kind()) {
+      case OpKind::Gather:
+      case OpKind::TakeAlongAxis:
+        if (i == 1)
+          if (absl::StatusOr<int64_t> d =
+                  op->operand(0)->type().dim(op->intAttrOr("dim", 0)).evaluate(dims);
+              d.ok() && *d > 0)
+            indexBound = std::min(indexBound.value_or(*d), *d);
+        break;
+      case OpKind::Compare:
+        boolean = true;
+        break;
+      case OpKind::Cast:
+        if (op->type().elementType() == ElementType::I1)
+          boolean = true;
+        else if (isInteger(op->type().elementType()))
+          derived.insert(op->result());
+        break;
+      case OpKind::Reshape:
+      case OpKind::Broadcast:
+      case OpKind::Transpose:
+      case OpKind::Slice:
+        derived.insert(op->result());
+        break;
+      default:
+        break;
+      }
+    }
+  }
+  if (indexBound) {
+    why = strCat(" (indices into a dim of ", *indexBound, ")");
+    return RandomRange{0, static_cast<double>(*indexBound)};
+  }
+  if (boolean) {
+    why = " (a mask: compared or cast to i1)";
+    return RandomRange{0, 2};
+  }
+  return std::nullopt;
+}
+
 absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequest &request) {
   const size_t n = function.params().size();
   BoundInputs out;
@@ -289,7 +345,13 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
     if (absl::Status s = checkElementCount(param, shape); !s.ok())
       return s;
     ElementType t = param.type().elementType();
-    out.tensors[i] = randomTensor(t, shape, ranges[i].value_or(defaultRandomRange(t)), rng);
+    std::string why;
+    std::optional<RandomRange> inferred =
+        ranges[i] ? std::nullopt : inferredRange(function, param, out.dims, why);
+    RandomRange range = ranges[i].value_or(inferred.value_or(defaultRandomRange(t)));
+    out.tensors[i] = randomTensor(t, shape, range, rng);
+    out.randomDescriptions.push_back(strCat("%", param.name(), ": ", out.tensors[i].typeStr(),
+                                            " in [", range.lo, ", ", range.hi, ")", why));
   }
   return out;
 }

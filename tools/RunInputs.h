@@ -24,11 +24,16 @@ struct BoundInputs {
   std::vector<HostTensor> tensors;  // one per parameter, in order
   DimBindings dims;                 // every symbol of the signature
   std::vector<std::string> sources; // per parameter: the path or "random"
+  /// What was generated: "%ids: i64[2, 5] in [0, 30522) (indices into a
+  /// dim of 30522)", one per random parameter.
+  std::vector<std::string> randomDescriptions;
 };
 
-/// Parameters without an --input are random. Dims come from .npy shapes and
-/// --dim; a random input whose shape mentions an unbound symbol is an error
-/// that says which --dim to pass.
+/// Parameters without an --input are random: floats in [-2, 2), integers in
+/// a range valid for what they feed (indices within the dim they index,
+/// 0 and 1 where they are compared or cast to i1), else [0, 8). Dims come
+/// from .npy shapes and --dim; random inputs whose shapes mention unbound
+/// symbols are an error that says which --dim to pass for each.
 absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequest &request);
 
 /// Splits `NAME=VALUE`; the error mentions `flag`.

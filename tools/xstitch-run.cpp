@@ -543,6 +543,9 @@ int run(int argc, char **argv) {
   std::sort(runReport.dims.begin(), runReport.dims.end());
   out << "xstitch-run: @" << (*function)->name() << " on " << device
       << (dimText.empty() ? "" : " with " + absl::StrJoin(dimText, ", ")) << "\n";
+  if (!inputs->randomDescriptions.empty())
+    std::cerr << "xstitch-run: random inputs (--seed " << args->get("seed", "0")
+              << "): " << absl::StrJoin(inputs->randomDescriptions, ", ") << "\n";
   if (const HostSymbols *hostSymbols = (*function)->hostSymbols()) {
     // What the function computes from these inputs; a failure here is
     // reported by the run itself, with the device's message.
