@@ -3,7 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_join.h"
 #include "frontend/onnx/ImportContext.h"
 #include "frontend/onnx/OnnxTensor.h"
 #include "frontend/onnx/OpImporters.h"
@@ -60,6 +62,49 @@ std::string sanitizeName(std::string_view name, bool symbol) {
 std::string onnxDimSymbol(std::string_view dimParam) { return sanitizeName(dimParam, true); }
 
 namespace {
+
+/// Every node whose operator xstitch does not import (another domain, an
+/// unknown op type, a version before the importer's), reported at once: a
+/// model that needs several is told so in one go.
+absl::Status checkOperatorsSupported(const onnx::GraphProto &graph, const ImporterTable &table,
+                                     int opset, const Location &loc) {
+  std::vector<std::string> order;
+  absl::flat_hash_map<std::string, std::vector<std::string>> nodes; // problem -> node names
+  for (int n = 0; n < graph.node_size(); ++n) {
+    const onnx::NodeProto &node = graph.node(n);
+    std::string problem;
+    if (!node.domain().empty() && node.domain() != "ai.onnx") {
+      problem = strCat(node.op_type(), " of the domain '", node.domain(), "'");
+    } else if (auto importer = table.find(node.op_type()); importer == table.end()) {
+      problem = node.op_type();
+    } else if (opset < importer->second.minOpset) {
+      problem = strCat(node.op_type(), " before opset ", importer->second.minOpset);
+    } else {
+      continue;
+    }
+    auto [it, inserted] = nodes.try_emplace(problem);
+    if (inserted)
+      order.push_back(problem);
+    it->second.push_back(node.name().empty() ? strCat("node ", n) : strCat("'", node.name(), "'"));
+  }
+  if (order.empty())
+    return absl::OkStatus();
+  std::vector<std::string> parts;
+  size_t count = 0;
+  for (const std::string &problem : order) {
+    const std::vector<std::string> &names = nodes.at(problem);
+    count += names.size();
+    std::vector<std::string> shown(names.begin(),
+                                   names.begin() + std::min<size_t>(names.size(), 3));
+    parts.push_back(strCat(problem, " (", names.size() == 1 ? "" : strCat(names.size(), " nodes: "),
+                           absl::StrJoin(shown, ", "), names.size() > 3 ? ", ..." : "", ")"));
+  }
+  return unsupportedAt(loc,
+                       strCat(count, count == 1 ? " node uses an operator" : " nodes use operators",
+                              " xstitch does not import: ", absl::StrJoin(parts, "; "),
+                              " (docs/onnx.md lists what xstitch imports; only the default "
+                              "ONNX domain is imported)"));
+}
 
 std::string notAModel(const std::string &file) {
   return strCat(file,
@@ -185,6 +230,8 @@ public:
     }
 
     const ImporterTable &table = onnxImporters();
+    if (absl::Status s = checkOperatorsSupported(graph, table, *opset, loc); !s.ok())
+      return s;
     for (int n = 0; n < graph.node_size(); ++n) {
       const onnx::NodeProto &node = graph.node(n);
       ImportContext context(state_, node, n, *opset);
