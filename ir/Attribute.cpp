@@ -129,7 +129,9 @@ void appendLiteral(std::string *out, const LiteralValue &v, size_t dim, int64_t 
 }
 } // namespace
 
-std::string Attribute::str(int64_t elideLiteralsAbove) const {
+std::string Attribute::str(int64_t elideLiteralsAbove) const { return str(elideLiteralsAbove, -1); }
+
+std::string Attribute::str(int64_t elideLiteralsAbove, int64_t summarizeLiteralsAbove) const {
   switch (kind()) {
   case AttrKind::Int:
     return absl::StrCat(getInt());
@@ -156,6 +158,15 @@ std::string Attribute::str(int64_t elideLiteralsAbove) const {
                           std::string(v.elements ? elementTypeName(v.elements->elementType())
                                                  : (v.isInteger ? "ints" : "floats")),
                           " 0x", absl::Hex(v.contentHash(), absl::kZeroPad16), ">");
+    if (summarizeLiteralsAbove >= 0 && v.size() > summarizeLiteralsAbove) {
+      std::vector<std::string> head;
+      for (int64_t i = 0; i < std::min<int64_t>(v.size(), 4); ++i)
+        head.push_back(v.isInteger ? absl::StrCat(v.asInt(i)) : formatFloat(v.asDouble(i)));
+      return absl::StrCat("dense<", v.size(), " ",
+                          std::string(v.elements ? elementTypeName(v.elements->elementType())
+                                                 : (v.isInteger ? "ints" : "floats")),
+                          ": ", absl::StrJoin(head, ", "), ", ...>");
+    }
     if (v.shape.empty()) {
       appendLiteral(&out, v, 0, next);
       return out;

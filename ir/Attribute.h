@@ -109,6 +109,11 @@ public:
   /// >= 0) prints as its element count and digest: compile-cache keys and
   /// listings of models with large weights. Elided text does not parse.
   std::string str(int64_t elideLiteralsAbove) const;
+  /// The same with literals of more elements than `summarizeLiteralsAbove`
+  /// (when >= 0, and not elided) shown by their count and first values, for
+  /// people (`dense<589824 f32: 0.0123, -0.0456, 0.0789, ...>`); neither
+  /// form parses back.
+  std::string str(int64_t elideLiteralsAbove, int64_t summarizeLiteralsAbove) const;
 
   friend bool operator==(const Attribute &a, const Attribute &b);
   friend bool operator!=(const Attribute &a, const Attribute &b) { return !(a == b); }

@@ -53,7 +53,8 @@ std::string printOp(const Operation &op, const PrintOptions &options) {
     // AttrDict is a std::map, so this is already sorted by name.
     std::vector<std::string> attrs;
     for (const auto &[name, value] : op.attrs())
-      attrs.push_back(strCat(name, " = ", value.str(options.elideLiteralsAbove)));
+      attrs.push_back(strCat(
+          name, " = ", value.str(options.elideLiteralsAbove, options.summarizeLiteralsAbove)));
     absl::StrAppend(&out, " {", absl::StrJoin(attrs, ", "), "}");
   }
   if (op.type().known())

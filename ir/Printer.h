@@ -16,6 +16,10 @@ struct PrintOptions {
   /// compile-cache keys, where hundreds of MB of weights as text would cost
   /// seconds.
   int64_t elideLiteralsAbove = -1;
+  /// Literals of more elements than this (when >= 0) print as their count
+  /// and first values, for people reading a model (xstitch-opt on an ONNX
+  /// file); does not parse back either.
+  int64_t summarizeLiteralsAbove = -1;
 };
 
 std::string printModule(const Module &module, const PrintOptions &options = {});

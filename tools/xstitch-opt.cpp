@@ -34,6 +34,9 @@ const std::vector<xs::FlagSpec> kFlags = {
      "before the passes, replace the function by its broadcast-speculation variant K (0: every "
      "pair of dims that meet in a broadcast equal; one variant is compiled per relation); the "
      "output starts with a comment naming what the variant assumes"},
+    {"print-constants", false, false, "",
+     "print an ONNX model's large constants (its weights) whole; by default those of more than "
+     "16 elements show their size and first values"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -180,6 +183,11 @@ int main(int argc, char **argv) {
               << "\n";
     return xs::exitCodeFor(s);
   }
-  std::cout << variantComment << xs::printModule(**module);
+  // A model's weights as text are megabytes on one line: shown by their
+  // size and first values unless asked for (text IR prints as it parses).
+  xs::PrintOptions print;
+  if (onnx && !args->has("print-constants"))
+    print.summarizeLiteralsAbove = 16;
+  std::cout << variantComment << xs::printModule(**module, print);
   return xs::kExitOk;
 }
