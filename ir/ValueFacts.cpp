@@ -56,8 +56,12 @@ bool isAtMostItsMaximum(const Value &value) {
   const Operation *sub = value.definingOp();
   if (!sub || sub->kind() != OpKind::Sub)
     return false;
+  // The subtrahend must be a broadcast (an operand-less op, an iota,
+  // defines no maximum).
   const Operation *broadcast = sub->operand(1)->definingOp();
-  const Operation *max = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+  if (!broadcast || broadcast->kind() != OpKind::Broadcast || broadcast->numOperands() != 1)
+    return false;
+  const Operation *max = broadcast->operand(0)->definingOp();
   return max && max->kind() == OpKind::ReduceMax && max->operand(0) == sub->operand(0) &&
          broadcastsBack(*broadcast, *max);
 }
@@ -102,7 +106,9 @@ bool feedsOnlyItsNormalization(const Uses &uses, const Operation &e, const Attri
         user->operand(1) == e.result())
       return false;
     const Operation *broadcast = user->operand(1)->definingOp();
-    const Operation *row = broadcast ? broadcast->operand(0)->definingOp() : nullptr;
+    if (!broadcast || broadcast->kind() != OpKind::Broadcast || broadcast->numOperands() != 1)
+      return false;
+    const Operation *row = broadcast->operand(0)->definingOp();
     const Operation *sum = row;
     // e * broadcast(reciprocal(sum)): the reciprocal only scales its rows.
     if (!divides)

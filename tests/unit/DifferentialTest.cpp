@@ -305,6 +305,12 @@ std::vector<OpCase> allCases() {
                "  %k = concat %m, %r {dim = 1}\n  %y = reduce_min %k {dims = [0]}\n"
                "  return %y\n}\n"});
 
+  // exp of a difference whose subtrahend is an iota (no operands to look
+  // through for softmax's maximum; once crashed the element generator).
+  c.push_back({"exp_of_x_minus_iota",
+               "func @f(%x: f32[N, M]) -> (y) {\n  %i = iota {dim = 1} : f32[N, M]\n"
+               "  %d = sub %x, %i\n  %y = exp %d\n  return %y\n}\n"});
+
   // Inputs the interpreter refuses: compiled code reports the same error
   // instead of computing on (docs/ir.md, HostPlan::checks).
   c.push_back({"div_i32_by_zero", binaryF("div", "i32"), {{"a", {-50, 50}}, {"b", {0, 1}}}});

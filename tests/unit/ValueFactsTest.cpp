@@ -125,6 +125,22 @@ func @f(%x: f32[N, N]) -> (d) {
   return %d
 })",
                     "d"));
+  // Subtrahends defined by ops without operands (an iota, a constant):
+  // nothing to look through (the random-graph run once crashed here).
+  EXPECT_FALSE(fact(R"(
+func @f(%x: f32[R, C]) -> (d) {
+  %i = iota {dim = 1} : f32[R, C]
+  %d = sub %x, %i
+  return %d
+})",
+                    "d"));
+  EXPECT_FALSE(fact(R"(
+func @f(%x: f32[R, C]) -> (d) {
+  %c = constant {value = 1.0} : f32[R, C]
+  %d = sub %x, %c
+  return %d
+})",
+                    "d"));
   // The maximum itself.
   EXPECT_FALSE(fact(R"(
 func @f(%x: f32[R, C]) -> (m) {
