@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "absl/strings/str_format.h"
+#include "driver/BuildIdentity.h"
 #include "driver/Compiler.h"
 #include "tools/ModelFiles.h"
 #include "tools/common/CommandLine.h"
@@ -30,6 +31,7 @@ const std::vector<FlagSpec> kFlags = {
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero, on every device)"},
+    {"version", false, false, "", "print xstitch's version and exit"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -69,6 +71,10 @@ int run(int argc, char **argv) {
   }
   if (args->has("help")) {
     printUsage(std::cout);
+    return kExitOk;
+  }
+  if (args->has("version")) {
+    std::cout << "xstitch-compile: " << compilerIdentity() << "\n";
     return kExitOk;
   }
   if (args->positional().size() != 1) {

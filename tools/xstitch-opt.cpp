@@ -37,6 +37,7 @@ const std::vector<xs::FlagSpec> kFlags = {
     {"print-constants", false, false, "",
      "print an ONNX model's large constants (its weights) whole; by default those of more than "
      "16 elements show their size and first values"},
+    {"version", false, false, "", "print xstitch's version and exit"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -71,6 +72,10 @@ int main(int argc, char **argv) {
   }
   if (args->has("help")) {
     printUsage(std::cout);
+    return xs::kExitOk;
+  }
+  if (args->has("version")) {
+    std::cout << "xstitch-opt: " << std::string("xstitch ") + xs::xstitchVersion() << "\n";
     return xs::kExitOk;
   }
   if (args->has("list-passes")) {

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
+#include "driver/BuildIdentity.h"
 #include "driver/Compiler.h"
 #include "driver/DeviceNames.h"
 #include "driver/NvidiaTargets.h"
@@ -120,6 +121,7 @@ const std::vector<FlagSpec> kFlags = {
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero on every device, as XLA's CPU "
      "runtime does)"},
+    {"version", false, false, "", "print xstitch's version and exit"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -354,6 +356,10 @@ int run(int argc, char **argv) {
     return report(args.status());
   if (args->has("help")) {
     printUsage(std::cout);
+    return kExitOk;
+  }
+  if (args->has("version")) {
+    std::cout << "xstitch-run: " << compilerIdentity() << "\n";
     return kExitOk;
   }
   if (absl::Status s = checkRunFlags(*args); !s.ok())

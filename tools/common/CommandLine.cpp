@@ -95,6 +95,8 @@ absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<Fl
   return args;
 }
 
+const char *xstitchVersion() { return XSTITCH_VERSION; }
+
 std::string formatFlagHelp(const std::vector<FlagSpec> &specs) {
   std::string out;
   for (const FlagSpec &s : specs) {

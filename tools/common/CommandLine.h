@@ -47,6 +47,9 @@ absl::StatusOr<ParsedArgs> parseArgs(int argc, char **argv, const std::vector<Fl
 /// The flag table formatted for --help.
 std::string formatFlagHelp(const std::vector<FlagSpec> &specs);
 
+/// xstitch's version (CMake's project version): "0.1.0".
+const char *xstitchVersion();
+
 } // namespace xs
 
 #endif // XSTITCH_TOOLS_COMMON_COMMANDLINE_H
