@@ -44,7 +44,8 @@ strip --strip-unneeded "$pkg"/bin/* "$pkg"/tests/* "$pkg"/lib/*.so.*  "$pkg"/lib
 # The files the tests read (examples, round-trip and plan sources).
 git -C "$root" archive HEAD examples tests | tar -x -C "$pkg/src"
 cp "$root/scripts/run-gpu-tests.sh" "$pkg/"
-cp "$root/bench/peers/gpu_peers.py" "$pkg/bench/"
+mkdir -p "$pkg/bench/peers"
+cp "$root/bench/peers/gpu_peers.py" "$pkg/bench/peers/"
 git -C "$root" archive HEAD python/xstitch | tar -x -C "$pkg"
 # The exported suite but the BERT encoder and layer (their weights), each
 # with the dims it is checked at (small: the interpreter checks it).

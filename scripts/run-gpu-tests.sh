@@ -5,7 +5,7 @@
 #   ./run-gpu-tests.sh [RESULTS_DIR]     # default ./results
 # Steps, in order (XSTITCH_GPU_STEPS=a,b,... runs some of them):
 #   info      the GPU, the driver, cuBLASLt and the Python peers found
-#   peers     bench/gpu_peers.py: every workload checked against float64
+#   peers     bench/peers/gpu_peers.py: every workload checked against float64
 #             PyTorch and timed beside PyTorch eager, torch.compile and JAX,
 #             against the device-to-device copy floor (GPU otherwise idle)
 #   bench     xstitch-bench-workloads --device=cuda: fused and unfused, the
@@ -78,7 +78,7 @@ info() { # what is there; a missing piece is reported, not a failure
 }
 wanted info && step info 120 bash -c "$(declare -f info); info"
 
-wanted peers && step peers "$limit" python3 "$pkg/bench/gpu_peers.py" --examples "$pkg/src/examples" \
+wanted peers && step peers "$limit" python3 "$pkg/bench/peers/gpu_peers.py" --examples "$pkg/src/examples" \
   --json "$results/peers.json"
 bench() {
   "$pkg/bin/xstitch-bench-workloads" --device=cuda --examples "$pkg/src/examples" \

@@ -30,10 +30,12 @@ bool isSplatConstant(const Operation &op) {
 }
 
 /// The bytes of block buffers a block of `variant` uses at most
-/// (HostLaunchVariant::blockBufferBytes). A tile takes its elements; a column
-/// reduction's accumulators take their columns' states (at most two values of
-/// at most 8 bytes each) for each row group (columnRowGroups), capped by the
-/// target's budget as the emitter caps its tile, one buffer per state.
+/// (HostLaunchVariant::blockBufferBytes). A tile takes its elements. Every
+/// group that reduces columns (its own strip, or the partials or combine of
+/// a split) allocates accumulator tiles (columnAccumulatorTile) for each
+/// state of its reduction: at most two states of at most 8 bytes, each
+/// buffer aligned; siblings reduced in one loop share the budget, so each
+/// group's own bound covers its share.
 DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &target) {
   constexpr int64_t kMaxStates = 2, kMaxStateBytes = 8;
   auto aligned = [](DimExpr bytes) {
@@ -41,17 +43,24 @@ DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &
   };
   DimExpr total(0);
   for (const PlanBuffer &b : variant.buffers) {
-    if (b.level != BufferLevel::Block || b.inResult)
+    // Accumulators are counted by their groups below.
+    if (b.level != BufferLevel::Block || b.inResult || b.accumulators)
       continue;
-    if (!b.accumulators) {
-      total = total + aligned(b.elements * elementByteSize(b.value->type().elementType()));
+    total = total + aligned(b.elements * elementByteSize(b.value->type().elementType()));
+  }
+  for (const PlanGroup &group : variant.groups) {
+    const ThreadMapping &mapping = group.mapping;
+    if (mapping.kind != MappingKind::ColumnReduce &&
+        mapping.kind != MappingKind::BatchColumnReduce &&
+        mapping.kind != MappingKind::ColumnPartial && mapping.kind != MappingKind::ColumnCombine)
       continue;
-    }
-    std::optional<int64_t> columns = b.elements.constantValue();
-    int64_t bytes = target.blockBufferBytes;
-    if (columns && *columns > 0)
-      bytes = std::min(bytes,
-                       *columns * columnRowGroups(*columns, target) * kMaxStates * kMaxStateBytes);
+    int64_t rowGroups = columnRowGroups(mapping.colsPerBlock, target);
+    int64_t strip = mapping.colsPerBlock > 0 ? mapping.colsPerBlock : kWholeRowColumnTile;
+    // The tile is at most the strip; with the smallest state the tiles of
+    // all states stay within the budget, or hold one column when even that
+    // does not fit.
+    int64_t bytes = std::min(strip * rowGroups * kMaxStates * kMaxStateBytes,
+                             std::max(target.blockBufferBytes, rowGroups * kMaxStates * kMaxStateBytes));
     total = total + DimExpr(bytes + kMaxStates * kBlockBufferAlignment);
   }
   return total;

@@ -93,6 +93,24 @@ inline int64_t columnRowGroups(int64_t stripColumns, const TargetDescription &ta
   return std::max<int64_t>(target.lanesPerBlock / columnGroupLanes(stripColumns), 1);
 }
 
+/// The columns a block's tile of column-reduction accumulators holds when
+/// its strip takes every column (stripColumns 0): the column count may be
+/// symbolic, and a tile this wide already reads whole cache lines.
+constexpr int64_t kWholeRowColumnTile = 4096;
+
+/// The columns of a column reduction's accumulator tile (one accumulator per
+/// column for each of its columnRowGroups): the block's strip, or
+/// kWholeRowColumnTile for whole rows, capped where the tiles' `stateBytes`
+/// (every state of every reduction the loops carry) would pass the block
+/// buffer budget. The emitter allocates this; the planner bounds a block's
+/// shared memory by it (HostLaunchVariant::blockBufferBytes).
+inline int64_t columnAccumulatorTile(int64_t stripColumns, int64_t stateBytes, int64_t rowGroups,
+                                     const TargetDescription &target) {
+  int64_t capacity =
+      std::max<int64_t>(target.blockBufferBytes / std::max<int64_t>(stateBytes * rowGroups, 1), 1);
+  return std::min(stripColumns > 0 ? stripColumns : kWholeRowColumnTile, capacity);
+}
+
 } // namespace xs
 
 #endif // XSTITCH_TRANSFORMS_TARGETDESCRIPTION_H

@@ -86,10 +86,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
   // (columnRowGroups).
   int64_t maxGroups = splitLanes ? columnRowGroups(mapping.colsPerBlock, group.description) : 1;
   bool grouped = maxGroups > 1;
-  int64_t capacity =
-      std::max<int64_t>(group.description.blockBufferBytes / (stateBytes * maxGroups), 1);
-  int64_t tile = mapping.colsPerBlock > 0 ? std::min(mapping.colsPerBlock, capacity)
-                                          : std::min<int64_t>(capacity, 4096);
+  int64_t tile =
+      columnAccumulatorTile(mapping.colsPerBlock, stateBytes, maxGroups, group.description);
   std::vector<std::vector<llvm::Value *>> accumulators(reductions.size());
   for (size_t i = 0; i < reductions.size(); ++i)
     for (llvm::Type *t : stateTypes[i])
