@@ -196,6 +196,12 @@ class Executable:
         # Programs compiled for the relations of dims that meet in broadcasts
         # (N == M, N == 1, M == 1); a call runs the one its shapes select.
         self.variants = info.variant_count
+        self._input_names = [i.name for i in self.inputs]
+        self._output_names = [o.name for o in self.outputs]
+        self._tensor_array = _dlpack.DLTensor * max(len(self.inputs), 1)
+        self._managed_array = ctypes.POINTER(_dlpack.DLManagedTensor) * max(len(self.outputs), 1)
+        self._run = lib.xs_executable_run
+        self._run_size = ctypes.sizeof(RunArgs)
 
     def __repr__(self):
         def text(info):
@@ -205,7 +211,9 @@ class Executable:
         return f"<xstitch.Executable @{self.function}({inputs}) -> ({outputs}) on {self.device}>"
 
     def _arguments(self, args, kwargs):
-        names = [i.name for i in self.inputs]
+        names = self._input_names
+        if not kwargs and len(args) == len(names):
+            return args
         if len(args) > len(names):
             raise TypeError(f"xstitch: @{self.function} takes {len(names)} inputs "
                             f"({', '.join(names)}), got {len(args)}")
@@ -228,22 +236,20 @@ class Executable:
         CUstream to queue on (an int, e.g. torch.cuda.current_stream().cuda_stream);
         with a stream and every input on the GPU, the call returns once its work is
         queued: work queued after it on that stream sees the results."""
+        # Frameworks call this once per step: the per-call work is the
+        # capsules and one call into the library, the rest set up once.
         values = self._arguments(args, kwargs)
-        keep = []
-        tensors = (_dlpack.DLTensor * max(len(values), 1))()
-        for i, (info, value) in enumerate(zip(self.inputs, values)):
-            tensor, owner = _dlpack_input(value, info.name)
-            tensors[i] = tensor
-            keep.append(owner)
-        managed = (ctypes.POINTER(_dlpack.DLManagedTensor) * max(len(self.outputs), 1))()
-        run = new(RunArgs)
-        run.inputs = tensors
-        run.num_inputs = len(values)
-        run.out_managed = managed
-        run.stream = stream
-        check(lib.xs_executable_run(self._handle, ctypes.byref(run)))
+        count = len(values)
+        tensors = self._tensor_array()
+        keep = [None] * count
+        for i in range(count):
+            tensors[i], keep[i] = _dlpack_input(values[i], self._input_names[i])
+        managed = self._managed_array()
+        run = RunArgs(self._run_size, tensors, count, None, 0, managed, stream)
+        check(self._run(self._handle, ctypes.byref(run)))
         del keep
-        return [Tensor(managed[i], info.name) for i, info in enumerate(self.outputs)]
+        names = self._output_names
+        return [Tensor(managed[i], names[i]) for i in range(len(names))]
 
     def __del__(self):
         if getattr(self, "_handle", None):
@@ -258,10 +264,21 @@ class Tensor:
     def __init__(self, managed, name):
         self._managed = managed
         self.name = name
-        t = managed.contents.dl_tensor
-        self.shape = tuple(t.shape[d] for d in range(t.ndim))
-        self.dtype = _dlpack.dtype_name(t.dtype)
-        self.data_ptr = t.data or 0
+
+    # Read from the DLTensor when asked: a call's results are often handed
+    # on through __dlpack__ without being looked at.
+    @property
+    def shape(self):
+        t = self._managed.contents.dl_tensor
+        return tuple(t.shape[d] for d in range(t.ndim))
+
+    @property
+    def dtype(self):
+        return _dlpack.dtype_name(self._managed.contents.dl_tensor.dtype)
+
+    @property
+    def data_ptr(self):
+        return self._managed.contents.dl_tensor.data or 0
 
     def __dlpack__(self, stream=None):
         shared = ctypes.POINTER(_dlpack.DLManagedTensor)()

@@ -76,8 +76,9 @@ def to_capsule(managed):
 
 def tensor_in(capsule):
     """The DLTensor a producer's capsule holds (valid while the capsule lives)."""
-    pointer = _capsule_pointer(capsule, _DLTENSOR)
-    return ctypes.cast(pointer, ctypes.POINTER(DLManagedTensor)).contents.dl_tensor
+    # dl_tensor is DLManagedTensor's first member: the capsule's pointer is
+    # the DLTensor's address.
+    return DLTensor.from_address(_capsule_pointer(capsule, _DLTENSOR))
 
 
 def tensor_from_array_interface(interface):
