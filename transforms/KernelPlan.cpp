@@ -51,6 +51,13 @@ std::string_view mappingKindName(MappingKind kind) {
   return "?";
 }
 
+int64_t blockLanes(const KernelVariant &variant) {
+  int64_t lanes = 1;
+  for (const PlanGroup &group : variant.groups)
+    lanes = std::max(lanes, group.mapping.lanes);
+  return lanes;
+}
+
 std::optional<size_t> transposedBlockStart(const Operation &op) {
   if (op.kind() != OpKind::Transpose)
     return std::nullopt;

@@ -218,6 +218,10 @@ struct KernelVariant {
   DimExpr blocksPerTask = DimExpr(1);
 };
 
+/// The lanes every block of a variant runs (HostLaunchVariant::lanes): its
+/// widest group's; narrower groups leave the rest idle.
+int64_t blockLanes(const KernelVariant &variant);
+
 struct KernelPlan {
   /// Unique within a program: `k<index>_<dominant mnemonic>`; backends derive
   /// symbol names from it (`<name>.v<variant>`).

@@ -352,9 +352,7 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
   for (size_t i = 0; i < kernel.variants.size(); ++i) {
     const KernelVariant &v = kernel.variants[i];
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
-    int64_t lanes = 1;
-    for (const PlanGroup &group : v.groups)
-      lanes = std::max(lanes, group.mapping.lanes);
+    int64_t lanes = blockLanes(v);
     int phases = static_cast<int>(v.phases.size());
     step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
                                               phases, v.blocksPerTask, blockBufferBytes(v, target_),

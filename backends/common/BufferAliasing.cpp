@@ -9,8 +9,9 @@
 
 namespace xs {
 
-void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers) {
-  if (buffers.size() < 2)
+void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers,
+                                 size_t readOnly) {
+  if (buffers.empty())
     return;
   llvm::MDBuilder md(function.getContext());
   llvm::MDNode *domain = md.createAnonymousAliasScopeDomain(function.getName());
@@ -45,7 +46,11 @@ void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::
       if (argument == argumentOf.end())
         continue;
       instruction.setMetadata(llvm::LLVMContext::MD_alias_scope, scopeOf[argument->second]);
-      instruction.setMetadata(llvm::LLVMContext::MD_noalias, othersOf[argument->second]);
+      if (buffers.size() > 1)
+        instruction.setMetadata(llvm::LLVMContext::MD_noalias, othersOf[argument->second]);
+      if (argument->second < readOnly && llvm::isa<llvm::LoadInst>(instruction))
+        instruction.setMetadata(llvm::LLVMContext::MD_invariant_load,
+                                llvm::MDNode::get(function.getContext(), {}));
     }
 }
 

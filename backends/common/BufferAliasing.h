@@ -19,7 +19,12 @@ namespace xs {
 /// `buffers` (the kernel's argument pointers, in argument order) with that
 /// argument's alias scope, and as not aliasing the other arguments' scopes.
 /// Accesses to anything else (block buffers on the stack) are left alone.
-void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers);
+/// The first `readOnly` of them are the kernel's inputs, which nothing
+/// writes while it runs: their loads are also marked invariant, so that
+/// they may move ahead of stores (a GPU lane then has several loads in
+/// flight) and, on NVPTX, read through the non-coherent cache (ld.global.nc).
+void markArgumentBuffersDistinct(llvm::Function &function, llvm::ArrayRef<llvm::Value *> buffers,
+                                 size_t readOnly);
 
 } // namespace xs
 

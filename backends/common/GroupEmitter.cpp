@@ -114,13 +114,19 @@ LoopResult emitRowColumns(KernelContext &ctx, const RowLanes &lanes, int64_t vec
                         b.CreateMul(lanes.lane, b.getInt64(vectorWidth), "", /*HasNUW=*/true,
                                     /*HasNSW=*/true),
                         "lane.run");
-        return emitStridedRuns(
-                   b, first, end, runStep, vectorWidth, initial,
-                   [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> carried) {
-                     return body(col, rowStart, carried);
-                   },
-                   "run")
-            .carried;
+        LoopResult runLoop = emitStridedRuns(
+            b, first, end, runStep, vectorWidth, initial,
+            [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *> carried) {
+              return body(col, rowStart, carried);
+            },
+            "run");
+        // Two runs an iteration: a lane issues the second run's loads
+        // before the first's results are stored (the buffers are distinct:
+        // markArgumentBuffersDistinct), twice the bytes in flight that a
+        // memory-bound GPU kernel needs, where one vector a lane at a time
+        // leaves HBM idle between a lane's round trips.
+        setUnrollCount(runLoop.latch, 2);
+        return runLoop.carried;
       },
       [&] {
         scalarLoop = scalar();

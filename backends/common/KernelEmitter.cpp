@@ -218,7 +218,8 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   llvm::IRBuilder<> b(module.getContext());
   std::string symbol = kernelSymbol(plan, index);
   llvm::Function *function = target.createKernel(
-      module, cooperative ? cooperativeSymbol(symbol) : phaseSymbol(symbol, first), b);
+      module, cooperative ? cooperativeSymbol(symbol) : phaseSymbol(symbol, first),
+      blockLanes(variant), b);
   KernelContext ctx{b, target, *plan.body, plan.name, {}, {}, {}, nullptr, absl::OkStatus()};
   size_t numArgs = plan.body->params().size() + plan.body->results().size() + plan.scratch.size() +
                    plan.partials.size();
@@ -399,7 +400,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     function->eraseFromParent();
     return ctx.status;
   }
-  markArgumentBuffersDistinct(*function, ctx.buffers);
+  markArgumentBuffersDistinct(*function, ctx.buffers, plan.body->params().size());
   return absl::OkStatus();
 }
 

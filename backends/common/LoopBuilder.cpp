@@ -79,6 +79,20 @@ LoopResult emitStridedRuns(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value
       name);
 }
 
+void setUnrollCount(llvm::BranchInst *latch, int count) {
+  if (latch == nullptr)
+    return;
+  llvm::LLVMContext &context = latch->getContext();
+  llvm::Metadata *option[] = {
+      llvm::MDString::get(context, "llvm.loop.unroll.count"),
+      llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), static_cast<uint64_t>(count)))};
+  llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, option)};
+  llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
+  loop->replaceOperandWith(0, loop);
+  latch->setMetadata(llvm::LLVMContext::MD_loop, loop);
+}
+
 llvm::Value *emitIfElse(llvm::IRBuilder<> &b, llvm::Value *cond,
                         const std::function<llvm::Value *()> &thenValue,
                         const std::function<llvm::Value *()> &elseValue) {

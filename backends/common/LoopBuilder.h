@@ -47,6 +47,10 @@ LoopResult emitStridedRuns(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value
                            llvm::ArrayRef<llvm::Value *> initial, const LoopBody &body,
                            const char *name = "loop");
 
+/// Asks LLVM to unroll the loop of `latch` (LoopResult::latch) `count`
+/// times, a remainder loop taking what is left; null: nothing.
+void setUnrollCount(llvm::BranchInst *latch, int count);
+
 /// Emits `cond ? thenValue() : elseValue()` with branches, so that code in
 /// the untaken arm (a load that would be out of bounds) never runs. Each arm
 /// returns a value of the same type.

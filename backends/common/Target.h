@@ -35,8 +35,10 @@ public:
   /// Creates the kernel function for one launch variant with this target's
   /// ABI (KernelABI.h) and positions `b` at its entry. The emitter then asks
   /// for block ids and the argument values through the methods below.
+  /// `blockLanes`: the lanes every block of it is launched with
+  /// (HostLaunchVariant::lanes), 0 where unknown.
   virtual llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
-                                       llvm::IRBuilder<> &b) = 0;
+                                       int64_t blockLanes, llvm::IRBuilder<> &b) = 0;
   /// Emits the loop (CPU) or id computation (GPU) over this invocation's
   /// blocks; `body` is called with the block id and emits one block's work.
   virtual void emitBlockLoop(llvm::IRBuilder<> &b,

@@ -21,8 +21,10 @@ PtxOptions ptxOptions(const NvptxOptions &options) {
 }
 
 /// Launch bounds: every kernel runs in blocks of exactly its variant's lanes
-/// (HostLaunchVariant::lanes), which `.maxntid` tells ptxas, so that it
-/// budgets registers for that many threads rather than for 1024.
+/// (HostLaunchVariant::lanes), which `.reqntid` tells ptxas, so that it
+/// budgets registers for that many threads rather than for 1024; the code
+/// takes that count as a constant (NvptxTarget::laneCount), and the driver
+/// refuses a launch with any other.
 void annotateLaunchBounds(const ProgramPlan &program, llvm::Module &module) {
   llvm::LLVMContext &context = module.getContext();
   llvm::NamedMDNode *annotations = module.getOrInsertNamedMetadata("nvvm.annotations");
@@ -37,7 +39,7 @@ void annotateLaunchBounds(const ProgramPlan &program, llvm::Module &module) {
           continue;
         annotations->addOperand(llvm::MDNode::get(
             context,
-            {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "maxntidx"),
+            {llvm::ValueAsMetadata::get(kernel), llvm::MDString::get(context, "reqntidx"),
              llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
                  llvm::Type::getInt32Ty(context), static_cast<uint64_t>(variant.lanes)))}));
       }

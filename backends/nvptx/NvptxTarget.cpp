@@ -44,7 +44,8 @@ llvm::GlobalVariable *sharedArray(llvm::Module &module, const char *name, uint64
 std::string NvptxTarget::triple() const { return kNvptxTriple; }
 
 llvm::Function *NvptxTarget::createKernel(llvm::Module &module, const std::string &symbol,
-                                          llvm::IRBuilder<> &b) {
+                                          int64_t blockLanes, llvm::IRBuilder<> &b) {
+  blockLanes_ = blockLanes;
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
@@ -96,6 +97,12 @@ llvm::Value *NvptxTarget::laneId(llvm::IRBuilder<> &b) {
 }
 
 llvm::Value *NvptxTarget::laneCount(llvm::IRBuilder<> &b) {
+  // A known block size is a constant: loops over a row's columns get trip
+  // counts LLVM can unroll, issuing several loads before their uses, and
+  // divisions by it become shifts. (Never 1: a constant 1 means the CPU's
+  // one lane to the emitter.)
+  if (blockLanes_ > 1)
+    return b.getInt64(blockLanes_);
   return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
 }
 

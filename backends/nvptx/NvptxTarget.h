@@ -35,7 +35,7 @@ public:
   std::string dataLayout() const override { return dataLayout_; }
 
   llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
-                               llvm::IRBuilder<> &b) override;
+                               int64_t blockLanes, llvm::IRBuilder<> &b) override;
   void emitBlockLoop(llvm::IRBuilder<> &b,
                      const std::function<void(llvm::Value *blockId)> &body) override;
   llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
@@ -73,6 +73,7 @@ private:
   TargetDescription description_;
   std::string dataLayout_;
   llvm::Function *kernel_ = nullptr;    // the kernel being emitted
+  int64_t blockLanes_ = 0;             // the kernel's launch lanes; 0: read %ntid.x
   llvm::Value *sharedOffset_ = nullptr; // i64 bytes of dynamic shared memory used
 };
 

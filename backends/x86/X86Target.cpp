@@ -13,7 +13,7 @@ std::string X86Target::triple() const { return kTriple; }
 std::string X86Target::dataLayout() const { return dataLayout_; }
 
 llvm::Function *X86Target::createKernel(llvm::Module &module, const std::string &symbol,
-                                        llvm::IRBuilder<> &b) {
+                                        int64_t /*blockLanes: one lane*/, llvm::IRBuilder<> &b) {
   llvm::LLVMContext &context = module.getContext();
   llvm::Type *ptr = llvm::PointerType::getUnqual(context);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context);

@@ -33,7 +33,7 @@ public:
   std::string dataLayout() const override;
 
   llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
-                               llvm::IRBuilder<> &b) override;
+                               int64_t blockLanes, llvm::IRBuilder<> &b) override;
   void emitBlockLoop(llvm::IRBuilder<> &b,
                      const std::function<void(llvm::Value *blockId)> &body) override;
   llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;

@@ -25,7 +25,7 @@ std::unique_ptr<llvm::Module> laneKernel(llvm::LLVMContext &context, NvptxTarget
   auto module = std::make_unique<llvm::Module>("lanes", context);
   module->setDataLayout(target.dataLayout());
   llvm::IRBuilder<> b(context);
-  target.createKernel(*module, "lane_sums", b);
+  target.createKernel(*module, "lane_sums", 0, b);
   target.emitBlockLoop(b, [&](llvm::Value *block) {
     llvm::Value *lane = target.laneId(b), *count = target.laneCount(b);
     llvm::Value *buffer = target.allocateBlockBuffer(b, b.getFloatTy(), count);
@@ -72,7 +72,7 @@ std::unique_ptr<llvm::Module> cooperativeKernel(llvm::LLVMContext &context, Nvpt
   auto module = std::make_unique<llvm::Module>("cooperative", context);
   module->setDataLayout(target.dataLayout());
   llvm::IRBuilder<> b(context);
-  target.createKernel(*module, "mirror", b);
+  target.createKernel(*module, "mirror", 0, b);
   llvm::Value *out = target.bufferArg(b, 0);
   llvm::Value *grid = target.dimArg(b, 0);
   llvm::Type *i64 = b.getInt64Ty();

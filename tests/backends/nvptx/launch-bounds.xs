@@ -1,10 +1,12 @@
 // Every kernel carries its launch bounds: the lanes of the blocks it runs in
-// (HostLaunchVariant::lanes) as `.maxntid`, so ptxas budgets registers for
-// that many threads. Rows of 768: blocks of three warps.
+// (HostLaunchVariant::lanes) as `.reqntid`, so ptxas budgets registers for
+// that many threads and the code takes the count as a constant (it reads no
+// %ntid). Rows of 768: blocks of three warps.
 // RUN: %xstitch-run %s --emit=ptx --target=sm_90 --dim R=64 | FileCheck %s
 // RUN: %xstitch-run %s --explain --target=sm_90 --dim R=64 | FileCheck %s --check-prefix=PLAN
 // CHECK: .entry k0_{{.*}}(
-// CHECK: .maxntid 96, 1, 1
+// CHECK: .reqntid 96, 1, 1
+// CHECK-NOT: %ntid
 // PLAN: blocks of 96 lanes
 func @f(%x: f32[R, 768]) -> (y: f32[R]) {
   %y = reduce_sum %x {dims = [1]}

@@ -28,7 +28,7 @@ func @t2d(%x: f32[R, 96]) -> (y: f32[96, R]) {
 // PLAN: group 0 (phase 0): dominant %y = transpose; elementwise 96 x R, 32 rows per block, 32 columns per block
 // PLAN: buffer %y: block staging (the transpose's tile), 1056 elements per block (4.1 KiB)
 // PTX-LABEL: .entry k0_transpose
-// PTX: ld.global.f32
+// PTX: ld.global.nc.f32
 // PTX: st.shared.f32
 // PTX: bar.sync
 // PTX: ld.shared.f32
