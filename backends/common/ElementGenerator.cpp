@@ -443,39 +443,27 @@ llvm::Value *ElementGenerator::emitConcat(const Operation &op,
     source[axis] = local;
     return emit(op.operand(j), source);
   };
-  if (allNonEmpty) {
-    // Every operand is read at an index clamped into it and the right one
-    // is selected: straight-line code, vectorizable.
-    llvm::Value *result = nullptr;
-    for (size_t j = count; j-- > 0;) {
-      llvm::Value *size = b.CreateSub(ends[j], offsets[j]);
-      llvm::Value *local = emitMax(
-          b, b.getInt64(0),
-          emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
-      llvm::Value *value = readOperand(j, local);
-      result =
-          result ? b.CreateSelect(b.CreateICmpSLT(index[axis], ends[j]), value, result) : value;
-    }
-    return result;
-  }
-  // Some operand may be empty at run time: branch so that only the operand
-  // that holds the element is read. The index into each operand is clamped
-  // into it all the same: the loop vectorizer turns these branches into
-  // masked loads whose address it computes from the first lane, which may
-  // belong to another operand, and an index outside the operand there would
-  // make that address garbage (the unravelling below divides it unsigned).
-  std::function<llvm::Value *(size_t)> chain = [&](size_t j) -> llvm::Value * {
+  // Every operand is read at an index clamped into it and the right one is
+  // selected: straight-line code, vectorizable. An operand that may be empty
+  // at run time is read only when it is not (its reads are guarded by a
+  // condition that holds for the whole loop, which the vectorizer hoists);
+  // selecting among per-element branches instead let the loop vectorizer
+  // turn them into masked loads whose lanes read the wrong operand's rows.
+  llvm::Value *zero =
+      llvm::Constant::getNullValue(computeType(b.getContext(), op.type().elementType()));
+  llvm::Value *result = nullptr;
+  for (size_t j = count; j-- > 0;) {
     llvm::Value *size = b.CreateSub(ends[j], offsets[j]);
-    llvm::Value *local =
-        emitMax(b, b.getInt64(0),
-                emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
-    if (j + 1 == count)
-      return readOperand(j, local);
-    return emitIfElse(
-        b, b.CreateICmpSLT(index[axis], ends[j]), [&] { return readOperand(j, local); },
-        [&] { return chain(j + 1); });
-  };
-  return chain(0);
+    llvm::Value *local = emitMax(
+        b, b.getInt64(0),
+        emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
+    const DimExpr &extent = op.operand(j)->type().dim(static_cast<int64_t>(axis));
+    llvm::Value *value =
+        allNonEmpty ? readOperand(j, local)
+                    : guardNonEmpty({extent}, [&] { return readOperand(j, local); }, zero);
+    result = result ? b.CreateSelect(b.CreateICmpSLT(index[axis], ends[j]), value, result) : value;
+  }
+  return result;
 }
 
 llvm::Value *ElementGenerator::guardNonEmpty(const std::vector<DimExpr> &sizes,

@@ -3,7 +3,7 @@
 // mutates them at random (bit flips, insertions of bytes and grammar tokens,
 // deletions, duplications, splices of two inputs) until the time is up.
 // It understands the libFuzzer flags the ctest passes:
-//   -max_total_time=SECONDS -max_len=BYTES -seed=N -artifact_prefix=PATH
+//   -max_total_time=SECONDS -runs=N -max_len=BYTES -seed=N -artifact_prefix=PATH
 // (-timeout and other flags are accepted and ignored). When an input crashes,
 // a signal handler writes it to <artifact_prefix>crash-input before dying.
 
@@ -194,6 +194,7 @@ int main(int argc, char **argv) {
   double seconds = 30;
   size_t maxLen = 4096;
   uint64_t seed = 1;
+  uint64_t maxRuns = UINT64_MAX; // mutated inputs; -runs
   std::vector<std::string> dirs;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i], value;
@@ -201,6 +202,8 @@ int main(int argc, char **argv) {
       seconds = std::atof(value.c_str());
     else if (readFlag(arg, "max_len", value))
       maxLen = static_cast<size_t>(std::atoll(value.c_str()));
+    else if (readFlag(arg, "runs", value))
+      maxRuns = static_cast<uint64_t>(std::atoll(value.c_str()));
     else if (readFlag(arg, "seed", value))
       seed = static_cast<uint64_t>(std::atoll(value.c_str()));
     else if (readFlag(arg, "artifact_prefix", value))
@@ -233,12 +236,12 @@ int main(int argc, char **argv) {
   Mutator mutator(seed, maxLen);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   uint64_t runs = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
+  while (runs < maxRuns && std::chrono::steady_clock::now() < deadline) {
     Input in = mutator.mutate(pool);
     run(in);
     ++runs;
   }
-  std::fprintf(stderr, "StandaloneFuzzDriver: %llu mutated inputs in %.0f s, no crash\n",
-               static_cast<unsigned long long>(runs), seconds);
+  std::fprintf(stderr, "StandaloneFuzzDriver: %llu mutated inputs, no crash\n",
+               static_cast<unsigned long long>(runs));
   return 0;
 }

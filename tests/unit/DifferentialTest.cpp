@@ -305,6 +305,17 @@ std::vector<OpCase> allCases() {
                "  %k = concat %m, %r {dim = 1}\n  %y = reduce_min %k {dims = [0]}\n"
                "  return %y\n}\n"});
 
+  // Concat of operands that may be empty (M = 0), each a row's gathered
+  // value broadcast along the rows: the per-element branches that once chose
+  // the operand were vectorized into masked loads that read another row
+  // (the one-hour random-graph run found it: seed 20295565).
+  c.push_back({"concat_of_broadcast_gathers",
+               "func @f(%x: f32[N, M], %i: i32[1]) -> (y) {\n  %g = gather %x, %i {dim = 1}\n"
+               "  %r = reshape %g : f32[N]\n  %b = broadcast %r {dims = [0]} : f32[N, M]\n"
+               "  %n = neg %b\n  %y = concat %b, %n, %b {dim = 1}\n  return %y\n}\n",
+               {},
+               {{"i", "M"}}});
+
   // exp of a difference whose subtrahend is an iota (no operands to look
   // through for softmax's maximum; once crashed the element generator).
   c.push_back({"exp_of_x_minus_iota",
