@@ -43,6 +43,10 @@ function(xstitch_add_tool name)
   add_executable(${name} ${ARG_SOURCES})
   target_compile_options(${name} PRIVATE ${XSTITCH_WARNING_FLAGS})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS})
+  # A NEEDED entry only for libraries the tool calls (oneDNN's CMake package
+  # adds OpenCL, which nothing of xstitch's calls): the xstitch-tools
+  # package's dependencies are what dpkg-shlibdeps finds there.
+  target_link_options(${name} PRIVATE -Wl,--as-needed)
 endfunction()
 
 # Sets XSTITCH_CACHE_DIR=off for the tests of the current directory that do

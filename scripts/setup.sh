@@ -15,6 +15,7 @@ packages=(
   python3-onnx                          # writes the ONNX models of bench/peers
   python3-numpy python3-torch           # the Python binding's tests: PyTorch exports and tensors
   pkgconf                               # the installed package's pkg-config test
+  dpkg-dev file                         # cpack -G DEB: dpkg-shlibdeps finds the packages' dependencies
 )
 
 missing=()
