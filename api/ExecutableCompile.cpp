@@ -97,6 +97,12 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     if (const char *specialize = XS_API_FIELD(options, specialize, nullptr)) {
       XS_ASSIGN_OR_RETURN(compile.specialize, parseSpecialization(specialize));
     }
+    if (auto *progress = XS_API_FIELD(options, progress, nullptr)) {
+      void *userData = XS_API_FIELD(options, progress_user_data, nullptr);
+      compile.progress = [progress, userData](std::string_view stage) {
+        progress(userData, std::string(stage).c_str());
+      };
+    }
     if (compile.blockElements < 0)
       return absl::InvalidArgumentError(strCat("block_elements is ", compile.blockElements,
                                                "; use 0 for the default or a count"));

@@ -120,11 +120,23 @@ absl::StatusOr<std::unique_ptr<Module>> firstVariant(const Function &function) {
   return speculatedFunction(function, variants.front());
 }
 
+void reportStage(const CompileOptions &options, std::string_view stage) {
+  if (options.progress)
+    options.progress(stage);
+}
+
+/// "generating code for 3 kernels".
+std::string codeGenerationStage(const ProgramPlan &plan, std::string_view what) {
+  size_t kernels = plan.kernels.size();
+  return strCat("generating ", what, " for ", kernels, kernels == 1 ? " kernel" : " kernels");
+}
+
 /// Compiles `function` (without broadcast facts) for options.device, timing
 /// the stages into `stages`.
 absl::StatusOr<CompiledProgram>
 compileOneProgram(const Function &function, const CompileOptions &options, CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
+  reportStage(options, "planning");
   if (isCudaDeviceName(options.device) || isNvidiaPresetName(options.device)) {
     // A present GPU's limits are queried once, for planning and code
     // generation; a preset's are known.
@@ -132,6 +144,7 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
     stages.planSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
+    reportStage(options, codeGenerationStage(plan, "PTX"));
     XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
     stages.llvmSeconds = secondsSince(start);
     return CompiledProgram{std::move(plan.host), "ptx", {std::move(ptx)}};
@@ -142,6 +155,7 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
     XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
     stages.planSeconds = secondsSince(start);
     start = std::chrono::steady_clock::now();
+    reportStage(options, codeGenerationStage(plan, "simulated code"));
     XS_ASSIGN_OR_RETURN(CompiledProgram program,
                         compileNvptxSimulation(plan, nvptx, x86Options(options)));
     stages.llvmSeconds = secondsSince(start);
@@ -152,6 +166,7 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
   XS_ASSIGN_OR_RETURN(ProgramPlan plan, planFunction(function, planned));
   stages.planSeconds = secondsSince(start);
   start = std::chrono::steady_clock::now();
+  reportStage(options, codeGenerationStage(plan, "code"));
   XS_ASSIGN_OR_RETURN(CompiledProgram program, compileForX86(plan, x86Options(options)));
   stages.llvmSeconds = secondsSince(start);
   return program;
@@ -164,6 +179,7 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<Module> specialized;
   if (!options.specialize.empty()) {
+    reportStage(options, "specializing dims");
     XS_ASSIGN_OR_RETURN(specialized, specializeDims(original, options.specialize));
     XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
   }
@@ -176,16 +192,21 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
     return program;
   }
   // Variants compile side by side (a small function's one kernel would
-  // leave every core but one idle), each as any function does.
+  // leave every core but one idle), each as any function does, on threads
+  // that report no stages of their own.
+  reportStage(options,
+              strCat("planning and generating code for ", variants.size(), " broadcast variants"));
+  CompileOptions quiet = options;
+  quiet.progress = nullptr;
   std::vector<absl::StatusOr<CompiledProgram>> compiled(variants.size(), CompiledProgram());
   std::vector<CompileInfo> variantStages(variants.size());
   std::atomic<size_t> next{0};
   auto work = [&] {
     for (size_t v = next++; v < variants.size(); v = next++) {
       absl::StatusOr<std::unique_ptr<Module>> module = speculatedFunction(function, variants[v]);
-      compiled[v] = module.ok() ? compileOneProgram(*(*module)->functions().front(), options,
-                                                    variantStages[v])
-                                : absl::StatusOr<CompiledProgram>(module.status());
+      compiled[v] =
+          module.ok() ? compileOneProgram(*(*module)->functions().front(), quiet, variantStages[v])
+                      : absl::StatusOr<CompiledProgram>(module.status());
     }
   };
   size_t workers =
@@ -270,6 +291,7 @@ absl::StatusOr<std::shared_ptr<Executable>> compileOrLoad(const Function &functi
       stages.warnings.push_back(std::string(stored.message()));
   }
   auto start = std::chrono::steady_clock::now();
+  reportStage(options, "loading");
   absl::StatusOr<std::shared_ptr<Executable>> loaded = loadProgram(std::move(program), options);
   stages.loadSeconds = secondsSince(start);
   return loaded;

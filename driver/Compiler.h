@@ -7,6 +7,7 @@
 // options. Tools and (later) the C API call this; nothing below it knows
 // about them.
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -62,6 +63,11 @@ struct CompileOptions {
   /// none. Tools and the C API fill it from their flags and the environment
   /// (diskCacheOptionsFor). Not part of the cache key.
   DiskCacheOptions diskCache;
+  /// Called on the compiling thread as a compile that misses the caches
+  /// enters each stage ("planning", "generating code for 12 kernels",
+  /// "loading"), for progress displays (tools/common/TerminalProgress.h).
+  /// Not part of the cache key.
+  std::function<void(std::string_view stage)> progress;
 };
 
 /// Where an executable came from.

@@ -215,11 +215,21 @@ absl::StatusOr<ConformanceSummary> runConformance(const ConformanceOptions &opti
       cases.push_back(e.path().parent_path());
   std::sort(cases.begin(), cases.end());
 
+  if (!options.filter.empty())
+    std::erase_if(cases, [&](const fs::path &caseDir) {
+      return caseDir.filename().string().find(options.filter) == std::string::npos;
+    });
+
   ConformanceSummary summary;
-  for (const fs::path &caseDir : cases) {
+  // On a terminal the case lines scroll past; the status line under them
+  // says how far the run is and how it goes.
+  TerminalProgress progress("xstitch-run: conformance",
+                            TerminalProgressOptions{.mode = options.progress});
+  for (size_t index = 0; index < cases.size(); ++index) {
+    const fs::path &caseDir = cases[index];
     std::string name = caseDir.filename().string();
-    if (!options.filter.empty() && name.find(options.filter) == std::string::npos)
-      continue;
+    progress.set(absl::StrFormat("[%d/%d] %s (%d failed so far)", index + 1, cases.size(), name,
+                                 summary.failed));
     absl::StatusOr<OnnxModelSummary> model = summarizeOnnxFile((caseDir / "model.onnx").string());
     bool inScope = model.ok() && !excluded.contains(name);
     if (model.ok())
@@ -229,6 +239,7 @@ absl::StatusOr<ConformanceSummary> runConformance(const ConformanceOptions &opti
     const char *word = r.outcome == Outcome::Passed   ? "passed"
                        : r.outcome == Outcome::Failed ? "FAILED"
                                                       : "unsupported";
+    progress.clear();
     out << name << ": " << word << (inScope ? "" : " (out of scope)")
         << (r.detail.empty() ? "" : ": " + oneLine(r.detail)) << std::endl;
     if (inScope) {
@@ -241,6 +252,7 @@ absl::StatusOr<ConformanceSummary> runConformance(const ConformanceOptions &opti
       summary.outOfScopePassed += r.outcome == Outcome::Passed;
     }
   }
+  progress.stop();
   out << absl::StrFormat("out of scope: %d cases, %d of them passed\n", summary.outOfScope,
                          summary.outOfScopePassed);
   out << absl::StrFormat("conformance: %d passed, %d failed, %d unsupported (in scope: %d)\n",

@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "driver/Compiler.h"
+#include "tools/common/TerminalProgress.h"
 
 namespace xs {
 
@@ -27,6 +28,8 @@ struct ConformanceOptions {
   /// known when compiling; false: they stay inputs, and what they shape is
   /// computed at each call (host symbols, ir/HostSymbols.h).
   bool freezeShapeInputs = true;
+  /// The case being run and the counts so far, on a terminal.
+  ProgressMode progress = ProgressMode::Auto;
 };
 
 struct ConformanceSummary {

@@ -42,11 +42,18 @@ void collectStep(void *data, const char *step, double seconds) {
   static_cast<RunStats *>(data)->steps.push_back(KernelTiming{step, seconds});
 }
 
+/// xs_compile_options_t::progress to CompileOptions::progress.
+void forwardProgress(void *data, const char *stage) {
+  (*static_cast<const std::function<void(std::string_view)> *>(data))(stage);
+}
+
 } // namespace
 
 absl::StatusOr<std::unique_ptr<LibraryExecutable>>
 LibraryExecutable::compile(const std::string &path, const std::string &function,
                            const CompileOptions &options) {
+  if (options.progress)
+    options.progress("importing");
   xs_module_t *module = nullptr;
   XS_RETURN_IF_ERROR(fromLibrary(xs_module_create_from_file(path.c_str(), nullptr, &module)));
   return compileModule(module, function, options);
@@ -94,6 +101,10 @@ LibraryExecutable::compileModule(xs_module_t *module, const std::string &functio
   for (const auto &[symbol, value] : options.specialize)
     specialization += strCat(specialization.empty() ? "" : ",", symbol, "=", value);
   compile.specialize = specialization.empty() ? nullptr : specialization.c_str();
+  if (options.progress) {
+    compile.progress = forwardProgress;
+    compile.progress_user_data = const_cast<void *>(static_cast<const void *>(&options.progress));
+  }
   absl::Status compiled =
       fromLibrary(xs_executable_compile(exe->context_, module, &compile, &exe->executable_));
   xs_module_release(module);

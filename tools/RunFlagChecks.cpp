@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "tools/common/TerminalProgress.h"
 
 namespace xs {
 namespace {
@@ -49,6 +50,9 @@ absl::Status checkRunFlags(const ParsedArgs &args) {
     return s;
   if (absl::Status s = checkInteger(args, "print-max-elements", 0); !s.ok())
     return s;
+  if (absl::StatusOr<ProgressMode> mode = parseProgressMode(args.get("progress", "auto"));
+      !mode.ok())
+    return bad(std::string(mode.status().message()));
   if (std::string oracle = args.get("oracle", "rounded"); oracle != "rounded" && oracle != "f64")
     return bad(absl::StrCat("--oracle needs rounded or f64, got '", oracle, "'"));
   for (const char *flag : {"iters", "bench-seconds"})

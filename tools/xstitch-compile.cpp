@@ -13,6 +13,7 @@
 #include "tools/ModelFiles.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/ExitCodes.h"
+#include "tools/common/TerminalProgress.h"
 #include "transforms/Pass.h"
 
 namespace xs {
@@ -31,6 +32,10 @@ const std::vector<FlagSpec> kFlags = {
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero, on every device)"},
+    {"progress", true, false, "auto|always|never",
+     "a status line while importing and compiling: auto draws it in place once the work takes "
+     "over a second, where stderr is a terminal only; always also writes each stage as a line "
+     "of its own elsewhere (default auto)"},
     {"version", false, false, "", "print xstitch's version and exit"},
     {"help", false, false, "", "show this help"},
 };
@@ -92,14 +97,22 @@ int run(int argc, char **argv) {
                   : path) +
              ".xsb";
   }
+  absl::StatusOr<ProgressMode> progressMode = parseProgressMode(args->get("progress", "auto"));
+  if (!progressMode.ok())
+    return fail(progressMode.status());
   auto start = std::chrono::steady_clock::now();
+  auto progress = std::make_unique<TerminalProgress>(
+      strCat("xstitch-compile: ", path), TerminalProgressOptions{.mode = *progressMode});
+  progress->set("importing");
   OnnxNames names;
   absl::StatusOr<std::unique_ptr<Module>> module = loadModule(path, defaultPipeline(), &names);
-  if (!module.ok())
-    return fail(module.status());
-  absl::StatusOr<Function *> function = selectFunction(**module, args->get("function"), path);
-  if (!function.ok())
+  absl::StatusOr<Function *> function = module.ok()
+                                            ? selectFunction(**module, args->get("function"), path)
+                                            : absl::StatusOr<Function *>(module.status());
+  if (!function.ok()) {
+    progress.reset();
     return fail(function.status());
+  }
 
   CompileOptions options;
   options.device = args->get("device", "cpu");
@@ -107,9 +120,11 @@ int run(int argc, char **argv) {
   options.flushDenormals = !args->has("keep-denormals");
   options.cpu = args->get("cpu");
   options.features = args->get("features");
+  options.progress = [&progress](std::string_view stage) { progress->set(std::string(stage)); };
   CompileInfo stages;
   absl::StatusOr<ProgramFile> bundle =
       compileBundle(**function, options, names.inputs, names.outputs, path, &stages);
+  progress.reset(); // erased before anything else is printed
   if (!bundle.ok())
     return fail(bundle.status());
   std::string bytes = encodeProgramFile(*bundle);

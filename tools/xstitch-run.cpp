@@ -38,6 +38,7 @@
 #include "tools/common/ExitCodes.h"
 #include "tools/common/Npy.h"
 #include "tools/common/TensorCompare.h"
+#include "tools/common/TerminalProgress.h"
 #include "transforms/Pass.h"
 #include "transforms/SpeculateBroadcasts.h"
 
@@ -121,6 +122,10 @@ const std::vector<FlagSpec> kFlags = {
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero on every device, as XLA's CPU "
      "runtime does)"},
+    {"progress", true, false, "auto|always|never",
+     "a status line for long work (importing, compiling, a conformance run): auto draws it in "
+     "place once the work takes over a second, where stderr is a terminal only; always also "
+     "writes each stage as a line of its own elsewhere (default auto)"},
     {"version", false, false, "", "print xstitch's version and exit"},
     {"help", false, false, "", "show this help"},
 };
@@ -191,6 +196,11 @@ std::string deviceFlag(const ParsedArgs &args) {
 }
 
 // How to compile, from the flags.
+/// --progress, checked by checkRunFlags.
+ProgressMode progressMode(const ParsedArgs &args) {
+  return parseProgressMode(args.get("progress", "auto")).value_or(ProgressMode::Auto);
+}
+
 absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
   CompileOptions options;
   options.device = "cpu";
@@ -380,6 +390,7 @@ int run(int argc, char **argv) {
       options.compile.device = options.device;
     options.filter = args->get("filter");
     options.freezeShapeInputs = !args->has("runtime-shapes");
+    options.progress = progressMode(*args);
     absl::StatusOr<ConformanceSummary> summary = runConformance(options, std::cout);
     if (!summary.ok())
       return report(summary.status());
@@ -436,6 +447,9 @@ int run(int argc, char **argv) {
   } else {
     // The graph that runs gets the default pipeline; --check compares it
     // with the untransformed graph (shape inference only).
+    TerminalProgress progress(absl::StrCat("xstitch-run: ", path),
+                              TerminalProgressOptions{.mode = progressMode(*args)});
+    progress.set("importing");
     module = loadModule(path, defaultPipeline(), &onnxNames);
   }
   if (!module.ok())
@@ -583,8 +597,16 @@ int run(int argc, char **argv) {
     if (args->has("specialize"))
       for (const auto &[symbol, value] : inputs->dims)
         compileOptions->specialize[symbol] = value;
-    absl::StatusOr<std::unique_ptr<LibraryExecutable>> compiled =
-        LibraryExecutable::compile(path, (*function)->name(), *compileOptions);
+    absl::StatusOr<std::unique_ptr<LibraryExecutable>> compiled;
+    {
+      TerminalProgress progress(absl::StrCat("xstitch-run: compiling ", path),
+                                TerminalProgressOptions{.mode = progressMode(*args)});
+      compileOptions->progress = [&progress](std::string_view stage) {
+        progress.set(std::string(stage));
+      };
+      compiled = LibraryExecutable::compile(path, (*function)->name(), *compileOptions);
+      compileOptions->progress = nullptr;
+    }
     if (!compiled.ok())
       return report(compiled.status());
     executable = *std::move(compiled);

@@ -240,6 +240,12 @@ typedef struct xs_compile_options_t {
    * kernel that faults is named in the run's error (slower; for debugging).
    * XSTITCH_SYNC_LAUNCHES=1 in the environment does the same. */
   int32_t sync_launches;
+  /* Called on the calling thread as a compile that misses the caches enters
+   * each of its stages, with a line that says what it does ("planning",
+   * "generating code for 12 kernels", "loading"), for progress displays;
+   * the text lives during the call only. NULL: none. */
+  void (*progress)(void *user_data, const char *stage);
+  void *progress_user_data;
 } xs_compile_options_t;
 
 static inline void xs_compile_options_init(xs_compile_options_t *options) {
