@@ -46,6 +46,12 @@ struct VariantLayout {
 };
 
 bool groupReads(const PlanGroup &group, const Value *value) {
+  // A split reduction's combine reads the partial states, not the operand of
+  // its reduction (which another group of the phase before may keep in a
+  // block buffer).
+  if (group.mapping.kind == MappingKind::RowCombine ||
+      group.mapping.kind == MappingKind::ColumnCombine)
+    return false;
   for (const Operation *op : group.ops)
     for (const Value *operand : op->operands())
       if (operand == value)

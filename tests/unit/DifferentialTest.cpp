@@ -316,6 +316,13 @@ std::vector<OpCase> allCases() {
                {},
                {{"i", "M"}}});
 
+  // A row reduction kept in a block buffer for a column reduction split
+  // over blocks: the combine reads the partials, not the buffer (the
+  // one-hour random-graph run found the emitter refusing it: seed 30272449).
+  c.push_back({"column_split_of_row_reduction",
+               "func @f(%x: f32[N, 1, M]) -> (y) {\n  %r = reduce_prod %x {dims = [2]}\n"
+               "  %y = reduce_max %r {dims = [0]}\n  return %y\n}\n"});
+
   // exp of a difference whose subtrahend is an iota (no operands to look
   // through for softmax's maximum; once crashed the element generator).
   c.push_back({"exp_of_x_minus_iota",
