@@ -17,7 +17,7 @@ trap 'rm -rf "$work"' EXIT
 ms() { # SOURCE FILE ARGS...: compile_ms of one process, checking where it came from
   local want=$1
   shift
-  "$run" "$@" --report=json 2> /dev/null |
+  "$run" "$@" --random-inputs --report=json 2> /dev/null |
     /usr/bin/python3 -c "import json,sys; r=json.load(sys.stdin); assert r['source'] == '$want', r['source']; print(r['compile_ms'])"
 }
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }

@@ -60,6 +60,17 @@ std::string specializationText(const CompileOptions &options) {
   return absl::StrJoin(items, ",");
 }
 
+/// The ops' origins in an imported model (Location::origin): the plan's
+/// reports and errors name them, so a graph imported with other names is
+/// another entry.
+std::string originsText(const Function &function) {
+  std::string text;
+  for (const auto &op : function.ops())
+    if (op->loc().origin)
+      absl::StrAppend(&text, op->result()->name(), "<-", *op->loc().origin, "\n");
+  return text;
+}
+
 std::string cacheKeyText(const Function &function, const CompileOptions &options) {
   return absl::StrCat(
       compilerIdentity(), "\ndevice=", options.device, "\ntarget=", resolvedTarget(options),
@@ -70,7 +81,8 @@ std::string cacheKeyText(const Function &function, const CompileOptions &options
       "\nfeatures=", options.features, "\nspecialize=", specializationText(options), "\n",
       // Weights enter the key as their digests: printing them would cost
       // seconds for a whole model.
-      printFunction(function, PrintOptions{.elideLiteralsAbove = kLiteralsInCacheKeys}));
+      printFunction(function, PrintOptions{.elideLiteralsAbove = kLiteralsInCacheKeys}),
+      originsText(function));
 }
 
 // Process-wide: every executable compiled in this process lives as long as

@@ -38,6 +38,10 @@ struct Location {
   std::shared_ptr<const std::string> file;
   int line = 0;
   int col = 0;
+  /// Where in an imported model the op comes from, as the model names it:
+  /// "/encoder/layer.0/ReduceMean (ReduceMean)", "initializer 'ln.weight'";
+  /// null for text IR (its line and column say where).
+  std::shared_ptr<const std::string> origin;
 
   bool known() const { return line > 0; }
   /// `file:line:col`, or `file` alone when the position is unknown.

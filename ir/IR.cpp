@@ -158,4 +158,11 @@ Function *Module::lookup(std::string_view name) const {
   return nullptr;
 }
 
+std::string opSummary(const Operation &op) {
+  std::string summary = strCat("%", op.result()->name(), " = ", op.mnemonic());
+  if (op.loc().origin)
+    summary += strCat(" from ", *op.loc().origin);
+  return summary;
+}
+
 } // namespace xs

@@ -84,6 +84,11 @@ private:
   Location loc_;
 };
 
+/// "%4 = reduce_sum", and where an imported model's op came from: "%4 =
+/// reduce_sum from /encoder/ReduceMean (ReduceMean)". Reports, explain
+/// output and run-time errors name ops so.
+std::string opSummary(const Operation &op);
+
 /// A named result of a function: `-> (y: f32[N])` with `return %v`.
 struct FunctionResult {
   std::string name;

@@ -109,7 +109,7 @@ check() { # every workload at its perf shape on the GPU, against the interpreter
     # bert_layer'"'"'s matrix products at its perf shape take the reference
     # interpreter minutes: it is checked at a smaller shape.
     [ "$1" = bert_layer ] && dims="--dim B=2 --dim S=16"
-    if "$pkg/bin/xstitch-run" "$pkg/src/examples/$1.xs" --device=cuda --check $dims \
+    if "$pkg/bin/xstitch-run" "$pkg/src/examples/$1.xs" --device=cuda --random-inputs --check $dims \
         > "$results/check/$1.log" 2>&1; then
       echo "pass $1"
     else
@@ -125,7 +125,7 @@ exported() { # the carried exports at their check shapes (models/NAME.onnx + NAM
     local flags
     flags=$(cat "${model%.onnx}.flags" 2> /dev/null)
     # shellcheck disable=SC2086 # flags are several flags
-    if "$pkg/bin/xstitch-run" "$model" --device=cuda --check $flags; then
+    if "$pkg/bin/xstitch-run" "$model" --device=cuda --random-inputs --check $flags; then
       echo "pass $(basename "$model")"
     else
       echo "FAIL $(basename "$model")"

@@ -14,6 +14,6 @@ cmake --build "$root/build" --target xstitch-run >/dev/null
 example=${1:-$root/examples/layernorm.xs}
 shift || true
 if [ $# -eq 0 ]; then
-  set -- --dim R=4096 --check --bench --iters 3
+  set -- --dim R=4096 --random-inputs --check --bench --iters 3
 fi
 exec "$root/build/tools/xstitch-run" "$example" "$@"

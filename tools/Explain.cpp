@@ -106,7 +106,7 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
     std::vector<std::string> ops;
     for (const auto &op : kernel.body->ops())
       if (op->kind() != OpKind::Constant)
-        ops.push_back(strCat(valueName(op->result()), " = ", op->mnemonic()));
+        ops.push_back(opSummary(*op));
     out += strCat("\nkernel ", kernel.name, " (", ops.size(), " ops): ", absl::StrJoin(ops, ", "),
                   "\n");
     if (!kernel.codeOf.empty())
@@ -133,7 +133,7 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
       for (size_t g = 0; g < v.groups.size(); ++g) {
         const PlanGroup &group = v.groups[g];
         out += strCat("    group ", g, " (phase ", phaseOf(v, static_cast<int>(g)), "): dominant ",
-                      valueName(group.dominant->result()), " = ", group.dominant->mnemonic(), "; ",
+                      opSummary(*group.dominant), "; ",
                       mappingSummary(group.mapping, plan.target));
         if (group.blocks != v.grid)
           out += strCat("; its own ", sized(group.blocks, dims), " blocks");
@@ -235,7 +235,7 @@ std::string explainPlanDot(const ProgramPlan &plan, const DimBindings &dims) {
     for (size_t g = 0; g < v.groups.size(); ++g) {
       const PlanGroup &group = v.groups[g];
       std::string label =
-          strCat(valueName(group.dominant->result()), " = ", group.dominant->mnemonic(), "\n",
+          strCat(opSummary(*group.dominant), "\n",
                  mappingKindName(group.mapping.kind), ", phase ", phaseOf(v, static_cast<int>(g)));
       std::vector<std::string> local = localOps(group);
       if (!local.empty())

@@ -43,7 +43,7 @@ loadModule(const std::string &path, const std::vector<std::string> &passes, Onnx
     if (!imported.ok())
       return imported.status();
     if (onnxNames)
-      *onnxNames = OnnxNames{imported->inputNames, imported->outputNames};
+      *onnxNames = OnnxNames{imported->inputNames, imported->outputNames, imported->dimParams};
     module = std::move(imported->module);
   } else {
     module = parseModuleFile(path);

@@ -4,6 +4,7 @@
 // What the tools that compile a model (xstitch-run, xstitch-compile) do with
 // its file first: parse text IR or import ONNX, run passes, pick the function.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,8 @@ namespace xs {
 /// What an ONNX model's parameters and results are called in the graph.
 struct OnnxNames {
   std::vector<std::string> inputs, outputs;
+  /// dim_params as the model spells them, by symbol (OnnxImport::dimParams).
+  std::map<std::string, std::string> dimParams;
 };
 
 /// Whether `path` names an ONNX model (ends in .onnx).

@@ -198,7 +198,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
   BoundInputs out;
   out.tensors.resize(n);
   out.sources.assign(n, "random");
-  std::vector<bool> loaded(n, false);
+  std::vector<bool> loaded(n, false), random(n, false);
   std::vector<std::optional<RandomRange>> ranges(n);
   absl::flat_hash_set<std::string> seen;
   absl::flat_hash_map<std::string, DimOrigin> origins;
@@ -220,6 +220,7 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
       if (!range.ok())
         return userError(std::string(range.status().message()));
       ranges[index] = *range;
+      random[index] = true;
       continue;
     }
     std::optional<absl::StatusOr<HostTensor>> inlined = parseInlineTensor(std::string(value));
@@ -241,6 +242,20 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
     out.tensors[index] = std::move(*t);
     out.sources[index] = value;
     loaded[index] = true;
+  }
+
+  // A value left out is not made up unless asked for: every one is named.
+  if (!request.randomUnspecified) {
+    std::vector<std::string> missing;
+    for (size_t i = 0; i < n; ++i)
+      if (!loaded[i] && !random[i])
+        missing.push_back(strCat("%", function.param(i)->name()));
+    if (!missing.empty())
+      return userError(strCat(
+          "no --input for ", absl::StrJoin(missing, ", "),
+          ": give each a .npy or .pb file or an inline value (--input NAME=PATH, --input "
+          "NAME=2x3xf32=1,2,...), or random values (--input NAME=random, or --random-inputs for "
+          "every input not given)"));
   }
 
   // --dim values, after the symbols bound by files so that conflicts show.
@@ -306,7 +321,11 @@ absl::StatusOr<BoundInputs> bindInputs(const Function &function, const InputRequ
         continue;
       needs = true;
       for (const std::string &symbol : d.symbols()) {
-        std::string flag = strCat("--dim ", symbol, "=N");
+        auto spelled = request.dimSpellings.find(symbol);
+        std::string name = spelled != request.dimSpellings.end() ? spelled->second : symbol;
+        // A dim_param with spaces is one shell word only quoted.
+        std::string flag = name.find(' ') != std::string::npos ? strCat("--dim \"", name, "=N\"")
+                                                               : strCat("--dim ", name, "=N");
         if (!out.dims.contains(symbol) &&
             std::find(missing.begin(), missing.end(), flag) == missing.end())
           missing.push_back(flag);

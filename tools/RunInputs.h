@@ -5,6 +5,7 @@
 // HostTensor per function parameter and the values of every symbolic dim.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,12 @@ struct InputRequest {
   std::vector<std::string> inputs; // NAME=PATH or NAME=random[:LO:HI]
   std::vector<std::string> dims;   // SYM=N
   uint64_t seed = 0;
+  /// Parameters without an --input are random (--random-inputs); false:
+  /// they are an error that names them all.
+  bool randomUnspecified = false;
+  /// How the user spells a symbol in --dim where it differs from the
+  /// symbol: an ONNX dim_param ("batch size" for batch_size).
+  std::map<std::string, std::string> dimSpellings;
 };
 
 struct BoundInputs {
@@ -29,7 +36,8 @@ struct BoundInputs {
   std::vector<std::string> randomDescriptions;
 };
 
-/// Parameters without an --input are random: floats in [-2, 2), integers in
+/// Parameters given `random` (or, with randomUnspecified, not given) are
+/// random: floats in [-2, 2), integers in
 /// a range valid for what they feed (indices within the dim they index,
 /// 0 and 1 where they are compared or cast to i1), else [0, 8). Dims come
 /// from .npy shapes and --dim; random inputs whose shapes mention unbound

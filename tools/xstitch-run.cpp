@@ -54,8 +54,12 @@ const std::vector<FlagSpec> kFlags = {
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]|DIMSxTYPE=VALUES",
      "a parameter's value from a .npy or ONNX TensorProto .pb file, written inline "
-     "(2x3xf32=1,2,3,4,5,6; a scalar f32=2.5), or random (the default); ONNX models name "
-     "parameters by their graph input names"},
+     "(2x3xf32=1,2,3,4,5,6; a scalar f32=2.5), or random; every parameter needs one unless "
+     "--random-inputs; ONNX models name parameters by their graph input names"},
+    {"random-inputs", false, false, "",
+     "parameters without an --input are random: floats in [-2, 2), integers in a range valid "
+     "for what they feed (indices within their dim, 0 and 1 for masks), else [0, 8); stderr "
+     "says what was generated"},
     {"dim", true, true, "SYM=N", "the value of a symbolic dim (needed for random inputs)"},
     {"seed", true, false, "N", "seed of the random inputs (default 0)"},
     {"expected", true, true, "NAME=PATH", "compare result NAME with a .npy or .pb file"},
@@ -535,6 +539,8 @@ int run(int argc, char **argv) {
   InputRequest request;
   request.inputs = renameOnnxSpecs(args->getAll("input"), onnxNames.inputs, **function, true);
   request.dims = args->getAll("dim");
+  request.randomUnspecified = args->has("random-inputs");
+  request.dimSpellings = onnxNames.dimParams;
   if (args->has("seed") && !absl::SimpleAtoi(args->get("seed"), &request.seed))
     return report(absl::InvalidArgumentError("--seed needs a non-negative integer"));
   absl::StatusOr<BoundInputs> inputs = bindInputs(**function, request);

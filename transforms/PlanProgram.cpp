@@ -66,10 +66,6 @@ DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &
   return total;
 }
 
-std::string opSummary(const Operation &op) {
-  return strCat("%", op.result()->name(), " = ", op.mnemonic());
-}
-
 /// The checks of a pad that the interpreter refuses for some dims (reflect
 /// padding as wide as the dim, edge padding of an empty dim), unless its
 /// dims are constants that pass.

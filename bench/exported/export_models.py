@@ -190,10 +190,13 @@ class BertEncoder(nn.Module):
 
 
 class Gpt2Block(nn.Module):
-    """A GPT-2 decoder block: pre-norm, causal mask by masked_fill, tanh GELU."""
+    """A GPT-2 decoder block: pre-norm, causal mask by masked_fill, tanh GELU.
+    `causal`: the mask as GPT-2's code writes it (`tril() == 0`) or as other
+    decoders do (`torch.triu(..., diagonal=1)`: ONNX Trilu with upper=1)."""
 
-    def __init__(self, hidden=768, heads=12):
+    def __init__(self, hidden=768, heads=12, causal="tril"):
         super().__init__()
+        self.causal = causal
         self.heads, self.head = heads, hidden // heads
         self.ln1, self.ln2 = nn.LayerNorm(hidden), nn.LayerNorm(hidden)
         self.qkv, self.proj = nn.Linear(hidden, 3 * hidden), nn.Linear(hidden, hidden)
@@ -205,7 +208,10 @@ class Gpt2Block(nn.Module):
         q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
         q, k, v = (t.view(b, s, self.heads, self.head).transpose(1, 2) for t in (q, k, v))
         scores = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(self.head))
-        causal = torch.ones(s, s, device=x.device).tril() == 0
+        if self.causal == "triu":
+            causal = torch.triu(torch.ones(s, s, dtype=torch.bool, device=x.device), diagonal=1)
+        else:
+            causal = torch.ones(s, s, device=x.device).tril() == 0
         scores = scores.masked_fill(causal, float("-inf"))
         ctx = (torch.softmax(scores, dim=-1) @ v).transpose(1, 2).contiguous().view(b, s, c)
         x = x + self.proj(ctx)

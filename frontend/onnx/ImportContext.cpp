@@ -1,5 +1,7 @@
 #include "frontend/onnx/ImportContext.h"
 
+#include <cctype>
+
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
@@ -29,7 +31,22 @@ std::string stripLocation(absl::string_view message) {
 ImportContext::ImportContext(GraphState &graph, const onnx::NodeProto &node, int nodeIndex,
                              int opset)
     : graph_(graph), node_(node), nodeIndex_(nodeIndex), opset_(opset),
-      builder_(*graph.function, nullptr, graph.loc) {}
+      builder_(*graph.function, nullptr, graph.loc) {
+  // The ops a node becomes say which node it was, as the model names it.
+  if (nodeIndex >= 0) {
+    Location loc = graph.loc;
+    loc.origin = std::make_shared<const std::string>(
+        node.name().empty() ? strCat("node ", nodeIndex, " (", node.op_type(), ")")
+                            : strCat(node.name(), " (", node.op_type(), ")"));
+    builder_.setLocation(std::move(loc));
+  }
+}
+
+void ImportContext::setOrigin(std::string origin) {
+  Location loc = graph_.loc;
+  loc.origin = std::make_shared<const std::string>(std::move(origin));
+  builder_.setLocation(std::move(loc));
+}
 
 std::string ImportContext::nodeDescription() const {
   std::string text = strCat("node ", nodeIndex_);
@@ -80,8 +97,45 @@ absl::StatusOr<std::vector<DimExpr>> ImportContext::sizesInput(int i, std::strin
   return hostDims(entries, what);
 }
 
+namespace {
+
+/// The host symbols of `node`'s sizes are named after what a user sees of it
+/// in the model: the node's name ("/encoder/Reshape" -> encoder_Reshape_0,
+/// encoder_Reshape_1, ...), else its first output's, else its type and
+/// index (Reshape7_0). A name some symbol already starts with takes the last.
+std::string hostSymbolPrefix(const Function &function, const onnx::NodeProto &node, int index) {
+  std::string fallback = strCat(node.op_type(), index);
+  std::string given = !node.name().empty()                                ? node.name()
+                      : node.output_size() > 0 && !node.output(0).empty() ? node.output(0)
+                                                                          : std::string();
+  std::string prefix;
+  for (char c : given)
+    prefix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  // "/encoder/Reshape" starts with a separator, not a word.
+  size_t first = prefix.find_first_not_of('_');
+  if (first == std::string::npos)
+    return fallback;
+  prefix = prefix.substr(first);
+  if (std::isdigit(static_cast<unsigned char>(prefix[0])))
+    prefix = "_" + prefix;
+  std::string taken = prefix + "_";
+  auto clashes = [&](const std::string &symbol) { return symbol.rfind(taken, 0) == 0; };
+  for (const auto &param : function.params())
+    for (const DimExpr &d : param->type().shape())
+      for (const std::string &symbol : d.symbols())
+        if (clashes(symbol))
+          return fallback;
+  if (const HostSymbols *host = function.hostSymbols())
+    for (const std::string &symbol : host->symbols)
+      if (clashes(symbol))
+        return fallback;
+  return prefix;
+}
+
+} // namespace
+
 absl::StatusOr<std::vector<DimExpr>> ImportContext::hostDims(Value *v, std::string_view what) {
-  std::string prefix = strCat(node_.op_type(), nodeIndex_);
+  std::string prefix = hostSymbolPrefix(function(), node_, nodeIndex_);
   absl::StatusOr<std::vector<DimExpr>> dims = addHostSymbols(function(), *v, prefix);
   if (!dims.ok())
     return unsupported(strCat(what, " is computed at run time, but ", dims.status().message()));

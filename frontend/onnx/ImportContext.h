@@ -45,6 +45,9 @@ struct GraphState {
 class ImportContext {
 public:
   ImportContext(GraphState &graph, const onnx::NodeProto &node, int nodeIndex, int opset);
+  /// The origin the ops built from now on carry (Location::origin), for
+  /// what is no node: "initializer 'ln.weight'".
+  void setOrigin(std::string origin);
 
   const onnx::NodeProto &node() const { return node_; }
   int opset() const { return opset_; }

@@ -202,6 +202,11 @@ public:
       Value *param = function->addParam(name, *type, loc);
       state_.values[input.name()] = OnnxValue{param};
       result.inputNames.push_back(input.name());
+      if (input.type().has_tensor_type())
+        for (const onnx::TensorShapeProto::Dimension &dim :
+             input.type().tensor_type().shape().dim())
+          if (dim.has_dim_param() && !dim.dim_param().empty())
+            result.dimParams.emplace(onnxDimSymbol(dim.dim_param()), dim.dim_param());
     }
     for (onnx::TensorProto &init : *model_.mutable_graph()->mutable_initializer()) {
       if (inputNames.contains(init.name()))
@@ -209,6 +214,7 @@ public:
       ImportContext context(state_, onnx::NodeProto(), -1, *opset);
       absl::StatusOr<Value *> c;
       std::string what = strCat("initializer '", init.name(), "'");
+      context.setOrigin(what);
       if (elementCount(init) <= kMaxKnownInitializerElements) {
         absl::StatusOr<HostTensor> tensor = hostTensorFromOnnx(init, what);
         if (!tensor.ok())

@@ -45,6 +45,9 @@ struct OnnxImport {
   std::vector<std::string> outputNames;
   /// Graph inputs that became constants from OnnxImportOptions::shapeInputValues.
   std::vector<std::string> frozenInputs;
+  /// The inputs' dim_params as the model spells them ("batch size"), by the
+  /// symbol each became (batch_size; onnxDimSymbol).
+  std::map<std::string, std::string> dimParams;
 };
 
 /// Imports the model in `path`. A file that is not an ONNX model, an opset

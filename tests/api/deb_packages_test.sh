@@ -83,6 +83,6 @@ for tool in xstitch-run xstitch-opt xstitch-compile; do
   out=$(LD_LIBRARY_PATH=$root/usr/lib "$root/usr/bin/$tool" --version)
   grep -q "$version" <<< "$out" || fail "$tool --version says '$out', not $version"
 done
-LD_LIBRARY_PATH=$root/usr/lib "$root/usr/bin/xstitch-run" "$model" --dim B=2 --dim S=5 --check \
+LD_LIBRARY_PATH=$root/usr/lib "$root/usr/bin/xstitch-run" "$model" --dim B=2 --dim S=5 --random-inputs --check \
   > "$work/run.out" 2>&1 || { cat "$work/run.out"; fail "the packaged xstitch-run failed on $model"; }
 echo "deb_packages_test: $(cd "$work/packages" && ls -- *.deb | tr '\n' ' ')build, declare their dependencies and run"

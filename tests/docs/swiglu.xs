@@ -1,6 +1,6 @@
 // The example of docs/ir.md, "Writing a new graph": it parses, infers and runs.
 // RUN: %xstitch-opt %s --passes=shape-inference | FileCheck %s
-// RUN: %xstitch-run %s --dim T=7 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --dim T=7 --check | FileCheck %s --check-prefix=RESULT
 
 // CHECK: %s = sigmoid %g : f32[T, 11008]
 // CHECK: %y = mul %silu, %u : f32[T, 11008]

@@ -55,8 +55,8 @@ class RmsNormPow(nn.Module):
         return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
 
 
-def export(module, args, names, dynamic, directory):
-    path = os.path.join(directory, type(module).__name__ + ".onnx")
+def export(name, module, args, names, dynamic, directory):
+    path = os.path.join(directory, name + ".onnx")
     torch.onnx.export(module, args, path, input_names=names, output_names=["y"],
                       dynamic_axes=dynamic, opset_version=17)
     return path
@@ -178,12 +178,15 @@ class PyTorchExportTest(unittest.TestCase):
             ("rmsnorm_pow", RmsNormPow(48).eval(), (torch.randn(2, 5, 48),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             # Whole models: a 2-layer BERT encoder (padding mask), a GPT-2 block
-            # (causal mask from torch.tril), and cross entropy's label pick.
+            # (causal mask from torch.tril, and from torch.triu), and cross
+            # entropy's label pick.
             ("bert", suite.BertEncoder(layers=2, hidden=64, heads=4, inner=128).eval(),
              (torch.randn(2, 5, 64), torch.ones(2, 5)), ["x", "mask"],
              {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("gpt2", suite.Gpt2Block(hidden=64, heads=4).eval(), (torch.randn(2, 5, 64),), ["x"],
              {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            ("gpt2_triu", suite.Gpt2Block(hidden=64, heads=4, causal="triu").eval(),
+             (torch.randn(2, 5, 64),), ["x"], {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             # Mixed precision: f16 activations, f32 inside (Cast nodes).
             ("amp_layernorm", suite.AmpLayerNorm(64).eval(), (torch.randn(2, 5, 64).half(),),
              ["x"], {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
@@ -193,7 +196,7 @@ class PyTorchExportTest(unittest.TestCase):
              (torch.randn(6, 10), torch.randint(0, 10, (6,))), ["logits", "labels"],
              {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
         ]:
-            cls.models[name] = (module, export(module, args, names, dynamic, d))
+            cls.models[name] = (module, export(name, module, args, names, dynamic, d))
 
     @classmethod
     def tearDownClass(cls):
@@ -233,6 +236,10 @@ class PyTorchExportTest(unittest.TestCase):
 
     def test_gpt2_block_with_causal_mask(self):
         self.check("gpt2", (torch.randn(2, 9, 64),), atol=1e-4)
+
+    def test_decoder_block_with_triu_causal_mask(self):
+        self.check("gpt2_triu", (torch.randn(2, 9, 64),), atol=1e-4)
+        self.check("gpt2_triu", (torch.randn(3, 1, 64),), atol=1e-4)
 
     def test_cross_entropy_label_pick(self):
         self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))

@@ -3,11 +3,11 @@
 // f32 rounded to odd (a plain f64 -> f32 -> bf16 rounds twice and turns
 // 1 + 2^-8 + 1e-14, just above a bf16 tie, into the tie and then down), and
 // from i64 beyond 2^24 through its top bits and a sticky bit.
-// RUN: %xstitch-run %s --function from_f64 --input si=random:1:2 --check --atol=0 --rtol=0 | FileCheck %s
-// RUN: %xstitch-run %s --function from_f64 --input si=random:1:2 --check --atol=0 --rtol=0 --device=nvptx-sim | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function from_f64 --input si=random:1:2 --check --atol=0 --rtol=0 | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function from_f64 --input si=random:1:2 --check --atol=0 --rtol=0 --device=nvptx-sim | FileCheck %s
 // RUN: %python %S/write_npy.py %t.npy 72339069014638593 -72339069014638593 1157425104234217473 3 4629700416936869888 -9223372036854775808 0 -1 16777217 1103806595072
-// RUN: %xstitch-run %s --function from_i64 --input x=%t.npy --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=I64
-// RUN: %xstitch-run %s --function from_i64 --input x=%t.npy --check --atol=0 --rtol=0 --device=nvptx-sim | FileCheck %s --check-prefix=I64
+// RUN: %xstitch-run --random-inputs %s --function from_i64 --input x=%t.npy --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=I64
+// RUN: %xstitch-run --random-inputs %s --function from_i64 --input x=%t.npy --check --atol=0 --rtol=0 --device=nvptx-sim | FileCheck %s --check-prefix=I64
 // CHECK-NOT: FAIL
 // CHECK: check y: pass (6 elements, max abs error 0, atol 0 rtol 0)
 // I64-NOT: FAIL

@@ -3,8 +3,8 @@
 // on the CPU and in the NVIDIA simulation: 1e19 and -1e19 are beyond int64,
 // 1.8446744e19 is just under 2^64, 1e30 far beyond. The scale %si (1 at run
 // time) keeps constant folding from computing the casts at compile time.
-// RUN: %xstitch-run %s --input si=random:1:2 --check | FileCheck %s
-// RUN: %xstitch-run %s --input si=random:1:2 --check --device=nvptx-sim | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --input si=random:1:2 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --input si=random:1:2 --check --device=nvptx-sim | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: check y: pass (8 elements, max abs error 0, atol 0 rtol 0)
 // CHECK: check z: pass (8 elements, max abs error 0, atol 0 rtol 0)

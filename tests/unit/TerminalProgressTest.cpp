@@ -77,25 +77,19 @@ TEST(TerminalProgressTest, ShortWorkLeavesNoTrace) {
   EXPECT_EQ(contents(out.file), "");
 }
 
-TEST(TerminalProgressTest, QuietWhereTheStreamIsNotATerminal) {
-  TempFile out;
-  {
-    TerminalProgress progress("xstitch-run", optionsFor(out.file, ProgressMode::Auto, false));
-    EXPECT_FALSE(progress.active());
-    progress.set("planning");
-    progress.clear();
+TEST(TerminalProgressTest, QuietOffATerminalByDefaultAndEverywhereWithNever) {
+  for (auto [mode, terminal] :
+       {std::pair{ProgressMode::Auto, false}, std::pair{ProgressMode::Never, true},
+        std::pair{ProgressMode::Never, false}}) {
+    TempFile out;
+    {
+      TerminalProgress progress("xstitch-run", optionsFor(out.file, mode, terminal));
+      EXPECT_FALSE(progress.active());
+      progress.set("planning");
+      progress.clear();
+    }
+    EXPECT_EQ(contents(out.file), "") << "terminal " << terminal;
   }
-  EXPECT_EQ(contents(out.file), "");
-}
-
-TEST(TerminalProgressTest, NeverIsQuietOnATerminal) {
-  TempFile out;
-  {
-    TerminalProgress progress("xstitch-run", optionsFor(out.file, ProgressMode::Never, true));
-    EXPECT_FALSE(progress.active());
-    progress.set("planning");
-  }
-  EXPECT_EQ(contents(out.file), "");
 }
 
 TEST(TerminalProgressTest, AlwaysWritesOneLinePerStatusElsewhere) {

@@ -4,13 +4,13 @@
 // shared memory, and lane 0 stores.
 // RUN: %xstitch-run %s --function=outer_sum --explain --target=sm_90 | FileCheck %s --check-prefix=PLAN
 // RUN: %xstitch-run %s --function=outer_sum --emit=nvptx-llvm --target=sm_90 | FileCheck %s
-// RUN: %xstitch-run %s --function=outer_sum --device=nvptx-sim --dim A=5 --dim B=77 --dim C=9 --check | FileCheck %s --check-prefix=SIM
+// RUN: %xstitch-run --random-inputs %s --function=outer_sum --device=nvptx-sim --dim A=5 --dim B=77 --dim C=9 --check | FileCheck %s --check-prefix=SIM
 //
 // Short reductions (15 elements each) pack a block's worth of results, a
 // lane each: 256 results per block of 256 lanes, no merging.
 // RUN: %xstitch-run %s --function=short_sum --explain --target=sm_90 | FileCheck %s --check-prefix=SHORT-PLAN
 // RUN: %xstitch-run %s --function=short_sum --emit=nvptx-llvm --target=sm_90 | FileCheck %s --check-prefix=SHORT
-// RUN: %xstitch-run %s --function=short_sum --device=nvptx-sim --dim B=1000 --check | FileCheck %s --check-prefix=SIM
+// RUN: %xstitch-run --random-inputs %s --function=short_sum --device=nvptx-sim --dim B=1000 --check | FileCheck %s --check-prefix=SIM
 // RUN: %if ptxas %{ %xstitch-run %s --function=outer_sum --emit=ptx --target=sm_90 > %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 // RUN: %if ptxas %{ %xstitch-run %s --function=short_sum --emit=ptx --target=sm_90 > %t.ptx && %ptxas -arch=sm_90 %t.ptx -o %t.cubin %}
 func @outer_sum(%x: f32[A, B, C]) -> (y: f32[B]) {

@@ -9,15 +9,15 @@
 // RUN: %xstitch-run %s --function=t2d --emit=ptx --target=sm_90 > %t.t2d.ptx
 // RUN: FileCheck %s --check-prefix=PTX < %t.t2d.ptx
 // RUN: %if ptxas %{ %ptxas -arch=sm_90 %t.t2d.ptx -o %t.t2d.cubin %}
-// RUN: %xstitch-run %s --function=t2d --device=nvptx-sim --dim R=37 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=keys --device=nvptx-sim --dim B=2 --dim S=19 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=half --device=nvptx-sim:sm_80 --dim R=33 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=head_keys --device=nvptx-sim --dim B=1 --dim S=45 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=t2d --device=nvptx-sim --dim R=37 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=keys --device=nvptx-sim --dim B=2 --dim S=19 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=half --device=nvptx-sim:sm_80 --dim R=33 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=head_keys --device=nvptx-sim --dim B=1 --dim S=45 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=head_keys --explain --target=sm_90 --dim B=1 --dim S=45 | FileCheck %s --check-prefix=HEADS
 // HEADS: buffer %y: block staging
 // A transpose fused with other ops keeps the element loop.
 // RUN: %xstitch-run %s --function=scaled --emit=nvptx-llvm --target=sm_90 | FileCheck %s --check-prefix=FUSED
-// RUN: %xstitch-run %s --function=scaled --device=nvptx-sim --dim R=5 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=scaled --device=nvptx-sim --dim R=5 --check | FileCheck %s --check-prefix=PASS
 // PASS-NOT: FAIL
 // PASS: check y: pass
 

@@ -3,15 +3,15 @@
 // reduced rows up (R = 513: 2052 rows, a ragged last block; R = 160: 640
 // rows, 5 full blocks), the strip variant below, several reduced dims, every reduction kind with
 // partials (f16 and bf16 too), and a stitched kernel whose partials read a row reduction's tile.
-// RUN: %xstitch-run %s --function=sums --dim R=513 --dim C=3 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=160 --dim C=1 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=17 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=5000 --dim C=33 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=extremes --dim R=1000 --dim C=19 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=extremes --dim R=511 --dim C=19 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=halves --dim R=1500 --dim C=21 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=stitched --dim R=2053 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=stitched --dim R=7 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=513 --dim C=3 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=160 --dim C=1 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=1 --dim C=17 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=5000 --dim C=33 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=extremes --dim R=1000 --dim C=19 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=extremes --dim R=511 --dim C=19 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=halves --dim R=1500 --dim C=21 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=stitched --dim R=2053 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=stitched --dim R=7 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=sums --dim R=513 --dim C=3 --explain | FileCheck %s --check-prefix=PLAN
 // CHECK-NOT: fail
 // CHECK: pass

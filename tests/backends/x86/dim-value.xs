@@ -2,8 +2,8 @@
 // frontend makes of Shape -> Cast -> arithmetic). One dim fills any shape;
 // several give a vector. Compiled and interpreted alike at several dims, the
 // kernel reads the dim from its dims argument, and wrong types are errors.
-// RUN: %xstitch-run %s --dim B=3 --dim S=7 --check | FileCheck %s --check-prefix=RUN37
-// RUN: %xstitch-run %s --dim B=1 --dim S=1 --check | FileCheck %s --check-prefix=RUN11
+// RUN: %xstitch-run --random-inputs %s --dim B=3 --dim S=7 --check | FileCheck %s --check-prefix=RUN37
+// RUN: %xstitch-run --random-inputs %s --dim B=1 --dim S=1 --check | FileCheck %s --check-prefix=RUN11
 // RUN: %xstitch-run %s --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s --check-prefix=IR
 // RUN: %xstitch-opt %s --passes=shape-inference | FileCheck %s --check-prefix=PRINT
 // RUN: printf 'func @f() -> (v) {\n  %%%%v = dim_value {dims = [B, S]} : i64[3]\n  return %%%%v\n}\n' > %t.bad.xs

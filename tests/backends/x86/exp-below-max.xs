@@ -3,9 +3,9 @@
 // (emitExpNonPositiveFlushed, recognized by its 1.5 * 2^23 + 127 shifter);
 // with --keep-denormals, and for a maximum over other dims, the full exp.
 // Against the interpreter with arguments down to -400 (results flushed).
-// RUN: %xstitch-run %s --function=below --dim R=37 --dim C=45 --input=x=random:-200:200 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=below --dim R=37 --dim C=45 --input=x=random:-200:200 --check --keep-denormals | FileCheck %s
-// RUN: %xstitch-run %s --function=other --dim R=37 --input=x=random:-200:200 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=below --dim R=37 --dim C=45 --input=x=random:-200:200 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=below --dim R=37 --dim C=45 --input=x=random:-200:200 --check --keep-denormals | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=other --dim R=37 --input=x=random:-200:200 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=below --dim R=4 --dim C=8 --emit=llvm-unopt | FileCheck %s --check-prefix=FAST
 // RUN: %xstitch-run %s --function=below --dim R=4 --dim C=8 --emit=llvm-unopt --keep-denormals | FileCheck %s --check-prefix=EXACT
 // RUN: %xstitch-run %s --function=other --dim R=4 --emit=llvm-unopt | FileCheck %s --check-prefix=EXACT

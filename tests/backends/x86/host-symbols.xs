@@ -7,11 +7,11 @@
 // RUN: %python %src_root/tests/tools/write_npy.py %t.1x28.npy 1 28
 // RUN: %python %src_root/tests/tools/write_npy.py %t.5x5.npy 5 5
 // RUN: %python %src_root/tests/tools/write_npy.py %t.neg.npy -6 -2
-// RUN: %xstitch-run %s --dim N=3 --input shape=%t.6x2.npy --check | FileCheck %s --check-prefix=N3
-// RUN: %xstitch-run %s --dim N=7 --input shape=%t.1x28.npy --check | FileCheck %s --check-prefix=N7
-// RUN: %expect-exit 2 %xstitch-run %s --dim N=3 --input shape=%t.5x5.npy 2>&1 | FileCheck %s --check-prefix=CONSTRAINT
-// RUN: %expect-exit 2 %xstitch-run %s --dim N=3 --input shape=%t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEGATIVE
-// RUN: %expect-exit 2 %xstitch-run %s --device=ref --dim N=3 --input shape=%t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: %xstitch-run --random-inputs %s --dim N=3 --input shape=%t.6x2.npy --check | FileCheck %s --check-prefix=N3
+// RUN: %xstitch-run --random-inputs %s --dim N=7 --input shape=%t.1x28.npy --check | FileCheck %s --check-prefix=N7
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --dim N=3 --input shape=%t.5x5.npy 2>&1 | FileCheck %s --check-prefix=CONSTRAINT
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --dim N=3 --input shape=%t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --device=ref --dim N=3 --input shape=%t.neg.npy 2>&1 | FileCheck %s --check-prefix=NEGATIVE
 // RUN: %xstitch-opt %s --passes=shape-inference,kernel-plan | FileCheck %s --check-prefix=PLAN
 // RUN: %xstitch-opt %s > %t.xs && %xstitch-opt %t.xs | diff %t.xs -
 

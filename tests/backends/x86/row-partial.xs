@@ -9,22 +9,22 @@
 // Sums take inputs in [0, 1): a sum of 280000 signed values can cancel to
 // a few units, where f32 rounding alone exceeds rtol 1e-4 (the unsplit
 // variant adds in f32); a chunk left out still moves a sum by 5% or more.
-// RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=65536 --input x=random:0:1 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=3 --dim C=100003 --input x=random:0:1 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=2 --dim C=16383 --input x=random:0:1 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=sums --dim R=4 --dim C=70000 --input x=random:0:1 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=extremes --dim R=2 --dim C=65537 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=halves --dim R=1 --dim C=70001 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=ramps --dim R=3 --dim C=70001 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=ramps --dim R=2 --dim C=1003 --block-elements=64 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=softmax --dim R=1 --dim C=200001 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=softmax --dim R=3 --dim C=65536 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=layernorm --dim R=2 --dim C=99999 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=1 --dim C=65536 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=3 --dim C=100003 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=2 --dim C=16383 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=sums --dim R=4 --dim C=70000 --input x=random:0:1 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=extremes --dim R=2 --dim C=65537 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=halves --dim R=1 --dim C=70001 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=ramps --dim R=3 --dim C=70001 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=ramps --dim R=2 --dim C=1003 --block-elements=64 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=1 --dim C=200001 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=3 --dim C=65536 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=layernorm --dim R=2 --dim C=99999 --check | FileCheck %s
 // Blocks of 64 elements give the same plans at small shapes: 17 chunks of
 // 1003 columns, the last of 43.
-// RUN: %xstitch-run %s --function=softmax --dim R=3 --dim C=1003 --block-elements=64 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=layernorm --dim R=1 --dim C=1003 --block-elements=64 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=halves --dim R=2 --dim C=1003 --block-elements=64 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=3 --dim C=1003 --block-elements=64 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=layernorm --dim R=1 --dim C=1003 --block-elements=64 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=halves --dim R=2 --dim C=1003 --block-elements=64 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=sums --dim R=1 --dim C=65536 --explain | FileCheck %s --check-prefix=PLAN
 // RUN: %xstitch-run %s --function=softmax --dim R=1 --dim C=200001 --explain | FileCheck %s --check-prefix=SOFTMAX
 // CHECK-NOT: fail

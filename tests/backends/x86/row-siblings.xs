@@ -3,9 +3,9 @@
 // Against the reference interpreter with rows of odd lengths, a sibling that
 // keeps its operand's tile for a later group, and siblings of different
 // element types, which keep loops of their own.
-// RUN: %xstitch-run %s --function=siblings --dim R=37 --dim C=1001 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=siblings --dim R=1 --dim C=3 --check | FileCheck %s
-// RUN: %xstitch-run %s --function=mixed --dim R=5 --dim C=999 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=siblings --dim R=37 --dim C=1001 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=siblings --dim R=1 --dim C=3 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=mixed --dim R=5 --dim C=999 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=siblings --dim R=4 --dim C=64 --emit=llvm-unopt | FileCheck %s --check-prefix=IR
 // CHECK-NOT: fail
 // CHECK: pass
@@ -43,7 +43,7 @@ func @mixed(%x: f32[R, C]) -> (a: f32[R], b: f64[R]) {
 
 // Column partials of one stage (a split column sum and max of the same rows)
 // share their pass too, each into partials of its own.
-// RUN: %xstitch-run %s --function=columns --dim R=1500 --dim C=77 --check | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=columns --dim R=1500 --dim C=77 --check | FileCheck %s
 // RUN: %xstitch-run %s --function=columns --dim R=1500 --dim C=77 --emit=llvm-unopt | FileCheck %s --check-prefix=COLS
 // The partials' phase: one column loop for both partials' whole row groups,
 // one for the ragged rows, one for %z (three, where separate passes take five).

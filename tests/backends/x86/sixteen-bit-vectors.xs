@@ -5,7 +5,7 @@
 // compare and max stay: the CPU has them.
 // RUN: %xstitch-run %s --function=pick --emit=llvm --cpu=x86-64-v4 | FileCheck %s --check-prefix=PROMOTED
 // RUN: %xstitch-run %s --function=pick --emit=llvm --cpu=x86-64-v4 --features=+avx512fp16 | FileCheck %s --check-prefix=NATIVE
-// RUN: %xstitch-run %s --function=pick --dim R=37 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=pick --dim R=37 --check | FileCheck %s --check-prefix=PASS
 //
 // bf16 rounds in one vcvtneps2bf16 where the CPU has AVX512-BF16 and the
 // kernel flushes subnormals (the instruction does); otherwise by integer
@@ -13,8 +13,8 @@
 // RUN: %xstitch-run %s --function=amp_softmax --emit=llvm --cpu=x86-64-v4 --features=+avx512bf16 | FileCheck %s --check-prefix=BF16-NATIVE
 // RUN: %xstitch-run %s --function=amp_softmax --emit=llvm --cpu=x86-64-v4 --features=+avx512bf16 --keep-denormals | FileCheck %s --check-prefix=BF16-BITS
 // RUN: %xstitch-run %s --function=amp_softmax --emit=llvm --cpu=x86-64-v4 | FileCheck %s --check-prefix=BF16-BITS
-// RUN: %xstitch-run %s --function=softmax --dim R=37 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=amp_softmax --dim R=37 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=37 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=amp_softmax --dim R=37 --check | FileCheck %s --check-prefix=PASS
 // PASS: check {{[yz]}}: pass
 
 func @softmax(%x: f16[R, 1024]) -> (y: f16[R, 1024]) {

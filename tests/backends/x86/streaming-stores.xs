@@ -9,21 +9,21 @@
 // Both copies of every loop run correctly: streaming from one byte, at rows
 // whose starts are aligned (768 columns) and at rows whose starts mostly are
 // not (771 columns), and never streaming.
-// RUN: %xstitch-run %s --function=scale --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=768 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=never --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=scale --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim N=37 --dim C=768 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim N=37 --dim C=771 --streaming-stores=never --check | FileCheck %s --check-prefix=RESULT
 // A result of a static size below the threshold is never versioned.
 // RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 | FileCheck %s --check-prefix=SMALL
 // RUN: %xstitch-run %s --function=small --emit=llvm --cpu=x86-64-v3 --streaming-stores=1 | FileCheck %s --check-prefix=SMALL-STREAM
-// RUN: not %xstitch-run %s --function=scale --dim N=3 --streaming-stores=some 2>&1 | FileCheck %s --check-prefix=BADFLAG
+// RUN: not %xstitch-run --random-inputs %s --function=scale --dim N=3 --streaming-stores=some 2>&1 | FileCheck %s --check-prefix=BADFLAG
 // A bf16 result rounded by vcvtneps2bf16 (AVX512-BF16) streams through an
 // empty asm, without which codegen drops the hint for that instruction's value.
 // RUN: %xstitch-run %s --function=bf16_square --emit=llvm --cpu=x86-64-v4 --features=+avx512bf16 | FileCheck %s --check-prefix=BF16
-// RUN: %xstitch-run %s --function=bf16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=bf16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 // So does an f16 result converted by AVX512-FP16's vcvtps2phx.
 // RUN: %xstitch-run %s --function=f16_square --emit=llvm --cpu=sapphirerapids | FileCheck %s --check-prefix=F16
-// RUN: %xstitch-run %s --function=f16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=f16_square --dim N=37 --streaming-stores=1 --check | FileCheck %s --check-prefix=RESULT
 
 func @scale(%x: f32[N, 768], %y: f32[N, 768]) -> (s) {
   %a = add %x, %y

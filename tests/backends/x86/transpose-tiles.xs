@@ -6,16 +6,16 @@
 // interpreter at shapes that take each path, batched, and at 16 and 64 bits.
 // RUN: %xstitch-run %s --function=t2d --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s
 // RUN: %xstitch-run %s --function=t2d --emit=llvm --cpu=x86-64-v3 --streaming-stores=1 | FileCheck %s --check-prefix=STREAM
-// RUN: %xstitch-run %s --function=t2d --dim R=64 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=t2d --dim R=77 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=t2d --dim R=64 --cpu=x86-64-v3 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=keys --dim B=3 --dim S=48 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=keys --dim B=2 --dim S=13 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=halves --dim R=160 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=t2d --dim R=64 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=t2d --dim R=77 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=t2d --dim R=64 --cpu=x86-64-v3 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=keys --dim B=3 --dim S=48 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=keys --dim B=2 --dim S=13 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=halves --dim R=160 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=head_keys --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s --check-prefix=HEADS
-// RUN: %xstitch-run %s --function=head_keys --dim B=2 --dim S=32 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=head_keys --dim B=1 --dim S=13 --check | FileCheck %s --check-prefix=PASS
-// RUN: %xstitch-run %s --function=doubles --dim R=40 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=head_keys --dim B=2 --dim S=32 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=head_keys --dim B=1 --dim S=13 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=doubles --dim R=40 --check | FileCheck %s --check-prefix=PASS
 // PASS-NOT: fail
 // PASS: check y: pass
 

@@ -2,9 +2,9 @@
 // and so does compiled code, on the CPU and in the NVIDIA simulation: the run
 // exits 2 naming the op, never 0 with a made-up quotient. The scale %s (1 at
 // run time) keeps constant folding from dividing at compile time.
-// RUN: %expect-exit 2 %xstitch-run %s --input s=random:1:2 2>&1 | FileCheck %s
-// RUN: %expect-exit 2 %xstitch-run %s --input s=random:1:2 --device=nvptx-sim 2>&1 | FileCheck %s
-// RUN: %expect-exit 2 %xstitch-run %s --input s=random:1:2 --check 2>&1 | FileCheck %s --check-prefix=CHECKED
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --input s=random:1:2 2>&1 | FileCheck %s
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --input s=random:1:2 --device=nvptx-sim 2>&1 | FileCheck %s
+// RUN: %expect-exit 2 %xstitch-run --random-inputs %s --input s=random:1:2 --check 2>&1 | FileCheck %s --check-prefix=CHECKED
 // CHECK: error: @f: %q = div in kernel {{.*}}: integer division by zero
 // CHECK-NOT: result q:
 // CHECKED: check: both refuse the inputs; the reference interpreter: {{.*}}integer division by zero

@@ -1,6 +1,6 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --function=stats --dim B=3 --dim L=37 --check | FileCheck %s --check-prefix=CHECKED
-// RUN: %xstitch-run %s --function=wide_stats --dim B=2 --dim L=1 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=stats --dim B=3 --dim L=37 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=wide_stats --dim B=2 --dim L=1 --check | FileCheck %s --check-prefix=CHECKED
 // CHECKED-NOT: FAIL
 // CHECKED: check mean: pass
 // CHECKED: check var: pass

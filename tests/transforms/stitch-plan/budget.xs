@@ -1,6 +1,6 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --dim R=5 --check | FileCheck %s --check-prefix=CHECKED
-// RUN: %xstitch-run %s --dim R=5 --check --cpu=x86-64-v3 | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --dim R=5 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --dim R=5 --check --cpu=x86-64-v3 | FileCheck %s --check-prefix=CHECKED
 
 // The block-buffer budget (256 KiB on the generic CPU target) holds for the
 // variant's buffers together: five expensive tiles of 64 KiB (a row of 16384

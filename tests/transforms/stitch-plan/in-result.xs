@@ -1,9 +1,9 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,decompose,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --function=softmax --dim R=3 --dim C=30001 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=softmax --dim R=5 --dim C=40000 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=softmax --dim R=37 --dim C=61 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=two_tiles --dim R=7 --dim C=3001 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=two_tiles --dim R=2 --dim C=50001 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=3 --dim C=30001 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=5 --dim C=40000 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=softmax --dim R=37 --dim C=61 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=two_tiles --dim R=7 --dim C=3001 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=two_tiles --dim R=2 --dim C=50001 --check | FileCheck %s --check-prefix=RESULT
 
 // A tile whose only reader overwrites it, element by element, with a result
 // of its type lives in that result's tile (AStitch's reuse of a result's

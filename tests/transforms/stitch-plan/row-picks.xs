@@ -1,5 +1,5 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --dim R=37 --dim C=1000 --input=labels=random:0:999 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --dim R=37 --dim C=1000 --input=labels=random:0:999 --check | FileCheck %s --check-prefix=CHECKED
 // CHECKED-NOT: fail
 // CHECKED: check loss: pass
 

@@ -1,5 +1,5 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --function=known --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=known --check | FileCheck %s --check-prefix=CHECKED
 // CHECKED-NOT: fail
 // CHECKED: check s: pass
 // CHECKED: check y: pass

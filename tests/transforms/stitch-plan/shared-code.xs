@@ -1,5 +1,5 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --dim N=37 --input x=random:0:1 --input w=random:0:1 --input v=random:0:1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --dim N=37 --input x=random:0:1 --input w=random:0:1 --input v=random:0:1 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run %s --dim N=37 --explain | FileCheck %s --check-prefix=EXPLAIN
 
 // Kernels whose plans are the same but for value names compile once: the

@@ -1,6 +1,6 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
-// RUN: %xstitch-run %s --dim R=77 --check | FileCheck %s --check-prefix=CHECKED
-// RUN: %xstitch-run %s --dim R=1 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --dim R=77 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --dim R=1 --check | FileCheck %s --check-prefix=CHECKED
 
 // Sub-dominants along a chain: the sum's group keeps exp in a block buffer
 // for the two later groups; the second reduction's group reads it and keeps

@@ -7,10 +7,10 @@
 // RUN: %xstitch-run %s --function=rows --dim R=1000 --threads=2 --explain | FileCheck %s --check-prefix=EXPLAIN
 // Tasks of every size run correctly: fewer blocks than tasks, a grid that
 // does not divide into them, and many blocks per task.
-// RUN: %xstitch-run %s --function=rows --dim R=3 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=rows --dim R=1001 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=rows --dim R=1001 --threads=1 --check | FileCheck %s --check-prefix=RESULT
-// RUN: %xstitch-run %s --function=one --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=rows --dim R=3 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=rows --dim R=1001 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=rows --dim R=1001 --threads=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=one --check | FileCheck %s --check-prefix=RESULT
 
 func @rows(%x: f32[R, 1024]) -> (y) {
   %s = reduce_sum %x {dims = [1]}
