@@ -133,8 +133,7 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
       for (size_t g = 0; g < v.groups.size(); ++g) {
         const PlanGroup &group = v.groups[g];
         out += strCat("    group ", g, " (phase ", phaseOf(v, static_cast<int>(g)), "): dominant ",
-                      opSummary(*group.dominant), "; ",
-                      mappingSummary(group.mapping, plan.target));
+                      opSummary(*group.dominant), "; ", mappingSummary(group.mapping, plan.target));
         if (group.blocks != v.grid)
           out += strCat("; its own ", sized(group.blocks, dims), " blocks");
         out += "\n";
@@ -235,8 +234,8 @@ std::string explainPlanDot(const ProgramPlan &plan, const DimBindings &dims) {
     for (size_t g = 0; g < v.groups.size(); ++g) {
       const PlanGroup &group = v.groups[g];
       std::string label =
-          strCat(opSummary(*group.dominant), "\n",
-                 mappingKindName(group.mapping.kind), ", phase ", phaseOf(v, static_cast<int>(g)));
+          strCat(opSummary(*group.dominant), "\n", mappingKindName(group.mapping.kind), ", phase ",
+                 phaseOf(v, static_cast<int>(g)));
       std::vector<std::string> local = localOps(group);
       if (!local.empty())
         label += strCat("\nlocal: ", absl::StrJoin(local, " "));

@@ -59,8 +59,9 @@ DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &
     // The tile is at most the strip; with the smallest state the tiles of
     // all states stay within the budget, or hold one column when even that
     // does not fit.
-    int64_t bytes = std::min(strip * rowGroups * kMaxStates * kMaxStateBytes,
-                             std::max(target.blockBufferBytes, rowGroups * kMaxStates * kMaxStateBytes));
+    int64_t bytes =
+        std::min(strip * rowGroups * kMaxStates * kMaxStateBytes,
+                 std::max(target.blockBufferBytes, rowGroups * kMaxStates * kMaxStateBytes));
     total = total + DimExpr(bytes + kMaxStates * kBlockBufferAlignment);
   }
   return total;

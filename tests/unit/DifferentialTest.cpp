@@ -497,8 +497,8 @@ TEST_P(SplitColumnReductionTest, CompiledMatchesInterpreter) {
       std::vector<HostTensor> inputs = makeInputs(f, c, dims, rng);
       absl::StatusOr<DifferentialResult> result =
           runDifferential(c.text, inputs, options, loosestTolerance(f));
-      ASSERT_TRUE(result.ok()) << c.name << " N=" << dims.at("N") << " M=" << dims.at("M")
-                               << ": " << result.status().message();
+      ASSERT_TRUE(result.ok()) << c.name << " N=" << dims.at("N") << " M=" << dims.at("M") << ": "
+                               << result.status().message();
       EXPECT_TRUE(result->passed) << c.name << " N=" << dims.at("N") << " M=" << dims.at("M")
                                   << ":\n"
                                   << result->message;
