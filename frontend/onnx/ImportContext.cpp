@@ -1,7 +1,6 @@
 #include "frontend/onnx/ImportContext.h"
 
-#include <cctype>
-
+#include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
@@ -108,16 +107,13 @@ std::string hostSymbolPrefix(const Function &function, const onnx::NodeProto &no
   std::string given = !node.name().empty()                                ? node.name()
                       : node.output_size() > 0 && !node.output(0).empty() ? node.output(0)
                                                                           : std::string();
-  std::string prefix;
-  for (char c : given)
-    prefix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  // "/encoder/Reshape" starts with a separator, not a word.
+  // A symbol's spelling (onnxDimSymbol), without the separators a path
+  // starts with ("/encoder/Reshape" is a word after its slash).
+  std::string prefix = onnxDimSymbol(given);
   size_t first = prefix.find_first_not_of('_');
   if (first == std::string::npos)
     return fallback;
-  prefix = prefix.substr(first);
-  if (std::isdigit(static_cast<unsigned char>(prefix[0])))
-    prefix = "_" + prefix;
+  prefix = onnxDimSymbol(prefix.substr(first));
   std::string taken = prefix + "_";
   auto clashes = [&](const std::string &symbol) { return symbol.rfind(taken, 0) == 0; };
   for (const auto &param : function.params())
