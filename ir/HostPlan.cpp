@@ -71,9 +71,13 @@ std::string stepText(const HostStep &step) {
                     v.cooperative ? " cooperative" : "",
                     v.blocksPerTask == DimExpr(1) ? std::string()
                                                   : strCat(" blocks/task ", v.blocksPerTask.str()),
-                    v.blockBufferBytes == DimExpr(0)
+                    v.totalBlockBufferBytes() == DimExpr(0)
                         ? std::string()
-                        : strCat(" block-buffer bytes ", v.blockBufferBytes.str()),
+                        : strCat(" block-buffer bytes ",
+                                 absl::StrJoin(v.phaseBlockBufferBytes, ", ",
+                                               [](std::string *out, const DimExpr &bytes) {
+                                                 out->append(bytes.str());
+                                               })),
                     "\n");
     }
     return out;
@@ -152,6 +156,19 @@ std::string_view hostCheckText(HostCheck::Kind kind) {
 }
 
 std::string cooperativeSymbol(const std::string &symbol) { return symbol + ".coop"; }
+
+DimExpr HostLaunchVariant::blockBufferBytes(int phase) const {
+  return phase >= 0 && static_cast<size_t>(phase) < phaseBlockBufferBytes.size()
+             ? phaseBlockBufferBytes[static_cast<size_t>(phase)]
+             : DimExpr(0);
+}
+
+DimExpr HostLaunchVariant::totalBlockBufferBytes() const {
+  DimExpr total(0);
+  for (const DimExpr &bytes : phaseBlockBufferBytes)
+    total = total + bytes;
+  return total;
+}
 
 std::vector<std::string> launchSymbols(const HostLaunchVariant &variant) {
   std::vector<std::string> symbols;

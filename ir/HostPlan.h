@@ -62,10 +62,12 @@ struct HostLaunchVariant {
   /// Vertical packing: consecutive blocks one task runs
   /// (KernelVariant::blocksPerTask).
   DimExpr blocksPerTask = DimExpr(1);
-  /// Bytes of block buffers one block uses at most, each buffer rounded up
-  /// to kBlockBufferAlignment (GPUs: the dynamic shared memory a launch
-  /// asks for; x86 keeps block buffers on the worker's stack and ignores it).
-  DimExpr blockBufferBytes = DimExpr(0);
+  /// Bytes of block buffers one block of each phase's function uses, each
+  /// buffer rounded up to kBlockBufferAlignment (transforms/BlockBuffers.h;
+  /// GPUs: the dynamic shared memory a launch asks for; x86 keeps block
+  /// buffers on the worker's stack and ignores it). The cooperative kernel
+  /// holds every phase's at once: totalBlockBufferBytes().
+  std::vector<DimExpr> phaseBlockBufferBytes;
   /// Lanes of each block (ThreadMapping::lanes): GPU launches run blocks of
   /// this many threads; the CPU runtime ignores it (its lanes are SIMD).
   int64_t lanes = 1;
@@ -77,6 +79,12 @@ struct HostLaunchVariant {
   /// once, and a zeroed barrier word after the kernel's buffers
   /// (KernelABI.h); where it cannot, it runs the phases one by one.
   bool cooperative = false;
+
+  /// The block-buffer bytes of phase `phase`'s function (0 when the plan
+  /// names none).
+  DimExpr blockBufferBytes(int phase) const;
+  /// Every phase's block-buffer bytes: the cooperative kernel's.
+  DimExpr totalBlockBufferBytes() const;
 };
 
 /// Block buffers start at multiples of this many bytes (the widest vector

@@ -110,7 +110,9 @@ void writeVariant(const HostLaunchVariant &v, ByteWriter &out) {
   writeDim(v.grid, out);
   out.i64(v.phases);
   writeDim(v.blocksPerTask, out);
-  writeDim(v.blockBufferBytes, out);
+  out.u64(v.phaseBlockBufferBytes.size());
+  for (const DimExpr &bytes : v.phaseBlockBufferBytes)
+    writeDim(bytes, out);
   out.i64(v.lanes);
   out.boolean(v.cooperative);
 }
@@ -372,7 +374,13 @@ absl::StatusOr<HostLaunchVariant> readVariant(ByteReader &in) {
     return malformed(strCat(phases, " phases"));
   v.phases = static_cast<int>(phases);
   XS_ASSIGN_OR_RETURN(v.blocksPerTask, readDim(in));
-  XS_ASSIGN_OR_RETURN(v.blockBufferBytes, readDim(in));
+  XS_ASSIGN_OR_RETURN(uint64_t bufferPhases, in.u64("block-buffer phases"));
+  if (bufferPhases != 0 && bufferPhases != static_cast<uint64_t>(phases))
+    return malformed(strCat("block-buffer bytes of ", bufferPhases, " phases for ", phases));
+  for (uint64_t p = 0; p < bufferPhases; ++p) {
+    XS_ASSIGN_OR_RETURN(DimExpr bytes, readDim(in));
+    v.phaseBlockBufferBytes.push_back(std::move(bytes));
+  }
   XS_ASSIGN_OR_RETURN(v.lanes, in.i64("lanes"));
   XS_ASSIGN_OR_RETURN(v.cooperative, in.boolean("a cooperative flag"));
   return v;

@@ -17,6 +17,7 @@
 #include "ir/Interpreter.h"
 #include "ir/ValueFacts.h"
 #include "ir/Verifier.h"
+#include "transforms/BlockBuffers.h"
 #include "transforms/PlanInternal.h"
 #include "transforms/StitchPlanner.h"
 
@@ -27,44 +28,6 @@ namespace {
 bool isSplatConstant(const Operation &op) {
   return op.kind() == OpKind::Constant && op.attr("value") &&
          op.attr("value")->getLiteral().shape.empty();
-}
-
-/// The bytes of block buffers a block of `variant` uses at most
-/// (HostLaunchVariant::blockBufferBytes). A tile takes its elements. Every
-/// group that reduces columns (its own strip, or the partials or combine of
-/// a split) allocates accumulator tiles (columnAccumulatorTile) for each
-/// state of its reduction: at most two states of at most 8 bytes, each
-/// buffer aligned; siblings reduced in one loop share the budget, so each
-/// group's own bound covers its share.
-DimExpr blockBufferBytes(const KernelVariant &variant, const TargetDescription &target) {
-  constexpr int64_t kMaxStates = 2, kMaxStateBytes = 8;
-  auto aligned = [](DimExpr bytes) {
-    return DimExpr::ceilDiv(std::move(bytes), kBlockBufferAlignment) * kBlockBufferAlignment;
-  };
-  DimExpr total(0);
-  for (const PlanBuffer &b : variant.buffers) {
-    // Accumulators are counted by their groups below.
-    if (b.level != BufferLevel::Block || b.inResult || b.accumulators)
-      continue;
-    total = total + aligned(b.elements * elementByteSize(b.value->type().elementType()));
-  }
-  for (const PlanGroup &group : variant.groups) {
-    const ThreadMapping &mapping = group.mapping;
-    if (mapping.kind != MappingKind::ColumnReduce &&
-        mapping.kind != MappingKind::BatchColumnReduce &&
-        mapping.kind != MappingKind::ColumnPartial && mapping.kind != MappingKind::ColumnCombine)
-      continue;
-    int64_t rowGroups = columnRowGroups(mapping.colsPerBlock, target);
-    int64_t strip = mapping.colsPerBlock > 0 ? mapping.colsPerBlock : kWholeRowColumnTile;
-    // The tile is at most the strip; with the smallest state the tiles of
-    // all states stay within the budget, or hold one column when even that
-    // does not fit.
-    int64_t bytes =
-        std::min(strip * rowGroups * kMaxStates * kMaxStateBytes,
-                 std::max(target.blockBufferBytes, rowGroups * kMaxStates * kMaxStateBytes));
-    total = total + DimExpr(bytes + kMaxStates * kBlockBufferAlignment);
-  }
-  return total;
 }
 
 /// The checks of a pad that the interpreter refuses for some dims (reflect
@@ -351,9 +314,9 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
     int64_t lanes = blockLanes(v);
     int phases = static_cast<int>(v.phases.size());
-    step.variants.push_back(HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid,
-                                              phases, v.blocksPerTask, blockBufferBytes(v, target_),
-                                              lanes, target_.gridBarrier && phases > 1});
+    step.variants.push_back(HostLaunchVariant{
+        v.predicates, strCat(kernel.name, ".v", i), v.grid, phases, v.blocksPerTask,
+        phaseBlockBufferBytes(v, target_), lanes, target_.gridBarrier && phases > 1});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;

@@ -103,7 +103,7 @@ constexpr int64_t kWholeRowColumnTile = 4096;
 /// kWholeRowColumnTile for whole rows, capped where the tiles' `stateBytes`
 /// (every state of every reduction the loops carry) would pass the block
 /// buffer budget. The emitter allocates this; the planner bounds a block's
-/// shared memory by it (HostLaunchVariant::blockBufferBytes).
+/// shared memory by it (HostLaunchVariant::phaseBlockBufferBytes).
 inline int64_t columnAccumulatorTile(int64_t stripColumns, int64_t stateBytes, int64_t rowGroups,
                                      const TargetDescription &target) {
   int64_t capacity =

@@ -91,7 +91,8 @@ void reduceColumns(GroupEmission &group, const std::vector<ColumnReduction> &red
   std::vector<std::vector<llvm::Value *>> accumulators(reductions.size());
   for (size_t i = 0; i < reductions.size(); ++i)
     for (llvm::Type *t : stateTypes[i])
-      accumulators[i].push_back(ctx.target.allocateBlockBuffer(b, t, b.getInt64(tile * maxGroups)));
+      accumulators[i].push_back(
+          ctx.allocateBlockBuffer(t, DimExpr(tile * maxGroups), b.getInt64(tile * maxGroups)));
   // GPUs: each lane owns the tile's columns c = lane (mod lanes), which it
   // alone initializes, accumulates over every row and stores, so no two
   // lanes share an accumulator; adjacent lanes read adjacent columns. One

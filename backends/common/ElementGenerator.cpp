@@ -14,6 +14,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/ScalarConversions.h"
 #include "ir/ValueFacts.h"
+#include "transforms/BlockBuffers.h"
 #include "llvm/ADT/bit.h"
 
 namespace xs {
@@ -21,6 +22,15 @@ namespace xs {
 void KernelContext::fail(const std::string &message) {
   if (status.ok())
     status = absl::InternalError(strCat("kernel ", kernelName, ": ", message));
+}
+
+llvm::Value *KernelContext::allocateBlockBuffer(llvm::Type *type, const DimExpr &elements,
+                                                llvm::Value *count) {
+  const llvm::DataLayout &layout = b.GetInsertBlock()->getModule()->getDataLayout();
+  blockBufferBytes =
+      blockBufferBytes +
+      alignedBlockBufferBytes(elements * static_cast<int64_t>(layout.getTypeAllocSize(type)));
+  return target.allocateBlockBuffer(b, type, count);
 }
 
 llvm::Value *ElementGenerator::placeholder(const Value *value) {
@@ -454,13 +464,13 @@ llvm::Value *ElementGenerator::emitConcat(const Operation &op,
   llvm::Value *result = nullptr;
   for (size_t j = count; j-- > 0;) {
     llvm::Value *size = b.CreateSub(ends[j], offsets[j]);
-    llvm::Value *local = emitMax(
-        b, b.getInt64(0),
-        emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
+    llvm::Value *local =
+        emitMax(b, b.getInt64(0),
+                emitMin(b, b.CreateSub(index[axis], offsets[j]), b.CreateSub(size, b.getInt64(1))));
     const DimExpr &extent = op.operand(j)->type().dim(static_cast<int64_t>(axis));
-    llvm::Value *value =
-        allNonEmpty ? readOperand(j, local)
-                    : guardNonEmpty({extent}, [&] { return readOperand(j, local); }, zero);
+    llvm::Value *value = allNonEmpty ? readOperand(j, local)
+                                     : guardNonEmpty(
+                                           {extent}, [&] { return readOperand(j, local); }, zero);
     result = result ? b.CreateSelect(b.CreateICmpSLT(index[axis], ends[j]), value, result) : value;
   }
   return result;

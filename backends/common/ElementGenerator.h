@@ -21,6 +21,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "backends/common/Target.h"
+#include "ir/DimExpr.h"
 #include "ir/IR.h"
 #include "llvm/IR/IRBuilder.h"
 
@@ -46,9 +47,17 @@ struct KernelContext {
   absl::flat_hash_map<const Operation *, int> checkCodes;
   llvm::Value *raised = nullptr;
   absl::Status status;
+  /// Bytes of the block buffers the function allocated, each rounded up as
+  /// the targets round them: the plan's bound for the function's phases
+  /// (transforms/BlockBuffers.h) must be exactly this.
+  DimExpr blockBufferBytes = DimExpr(0);
 
   /// Records an unsupported construct (an internal error naming the kernel).
   void fail(const std::string &message);
+
+  /// A block buffer of `elements` elements of `type` (`count`: the same
+  /// number at run time), counted in blockBufferBytes.
+  llvm::Value *allocateBlockBuffer(llvm::Type *type, const DimExpr &elements, llvm::Value *count);
 };
 
 class ElementGenerator {

@@ -20,6 +20,7 @@
 #include "backends/common/LoopBuilder.h"
 #include "backends/common/TypeLowering.h"
 #include "ir/Diagnostics.h"
+#include "transforms/BlockBuffers.h"
 
 namespace xs {
 
@@ -160,38 +161,6 @@ absl::StatusOr<VariantLayout> layoutVariant(const KernelPlan &plan, const Kernel
   return layout;
 }
 
-/// The groups of a stage in batches emitted together: row reductions (or
-/// column partials) with the same mapping over operands of the same type (shape and element type:
-/// one vector width for the shared loop), one block per grid block, form one
-/// batch (they read the same rows); every other group is a batch of its own. Batches keep the
-/// stage's order of first members.
-std::vector<std::vector<int>> siblingBatches(const KernelVariant &variant,
-                                             const std::vector<int> &groups) {
-  std::vector<std::vector<int>> batches;
-  auto fusible = [&](const PlanGroup &group) {
-    return (group.mapping.kind == MappingKind::RowReduce ||
-            group.mapping.kind == MappingKind::ColumnPartial) &&
-           group.mapping.colsPerBlock == 0 && group.blocks == variant.grid;
-  };
-  for (int g : groups) {
-    const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
-    auto sibling = std::find_if(batches.begin(), batches.end(), [&](const std::vector<int> &b) {
-      const PlanGroup &first = variant.groups[static_cast<size_t>(b.front())];
-      return fusible(group) && fusible(first) && first.mapping.kind == group.mapping.kind &&
-             first.mapping.rowsPerBlock == group.mapping.rowsPerBlock &&
-             first.dominant->operand(0)->type() == group.dominant->operand(0)->type() &&
-             first.dominant->attr("dims") && group.dominant->attr("dims") &&
-             first.dominant->attr("dims")->getIntList() ==
-                 group.dominant->attr("dims")->getIntList();
-    });
-    if (sibling != batches.end())
-      sibling->push_back(g);
-    else
-      batches.push_back({g});
-  }
-  return batches;
-}
-
 void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
   switch (emission.group.mapping.kind) {
   case MappingKind::Elementwise:
@@ -267,8 +236,8 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
       int phase =
           writer == layout.writer.end() ? -1 : layout.phaseOf[static_cast<size_t>(writer->second)];
       if (phase >= first && phase <= last && !stagingBase.contains(planned.value))
-        stagingBase[planned.value] = target.allocateBlockBuffer(
-            b, storageType(b.getContext(), planned.value->type().elementType()),
+        stagingBase[planned.value] = ctx.allocateBlockBuffer(
+            storageType(b.getContext(), planned.value->type().elementType()), planned.elements,
             gen.dim(planned.elements));
       continue;
     }
@@ -278,8 +247,9 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
     auto [value, buffer] = *found;
     int phase = layout.phaseOf[static_cast<size_t>(layout.writer.at(value))];
     if (phase >= first && phase <= last && !buffer->inResult)
-      blockBase[value] = target.allocateBlockBuffer(
-          b, storageType(b.getContext(), value->type().elementType()), gen.dim(buffer->elements));
+      blockBase[value] =
+          ctx.allocateBlockBuffer(storageType(b.getContext(), value->type().elementType()),
+                                  buffer->elements, gen.dim(buffer->elements));
   }
   llvm::Value *grid = gen.dim(variant.grid);
 
@@ -402,6 +372,16 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
         [] { return std::vector<llvm::Value *>{}; });
   }
   b.CreateRetVoid();
+  if (ctx.status.ok()) {
+    std::vector<DimExpr> bound = phaseBlockBufferBytes(variant, target.description());
+    DimExpr planned(0);
+    for (int p = first; p <= last; ++p)
+      planned = planned + bound[static_cast<size_t>(p)];
+    if (planned != ctx.blockBufferBytes)
+      ctx.fail(strCat("variant ", index, " phases ", first, "..", last, " allocate ",
+                      ctx.blockBufferBytes.str(),
+                      " bytes of block buffers, but the plan bounds them at ", planned.str()));
+  }
   if (!ctx.status.ok()) {
     function->eraseFromParent();
     return ctx.status;

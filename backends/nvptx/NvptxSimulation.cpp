@@ -19,14 +19,17 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
     if (step.kind != HostStep::Kind::Launch)
       continue;
     for (const HostLaunchVariant &variant : step.variants) {
-      int64_t shared =
-          variant.blockBufferBytes.constantValue().value_or(nvptx.limits.sharedBytesPerBlock);
+      auto sharedBytes = [&](const DimExpr &bytes) {
+        return bytes.constantValue().value_or(nvptx.limits.sharedBytesPerBlock);
+      };
       for (int phase = 0; phase < variant.phases; ++phase)
         if (std::string symbol = phaseSymbol(variant.symbol, phase); seen.insert(symbol).second)
-          kernels.push_back({symbol, variant.lanes, shared, /*cooperative=*/false});
+          kernels.push_back({symbol, variant.lanes, sharedBytes(variant.blockBufferBytes(phase)),
+                             /*cooperative=*/false});
       if (std::string symbol = cooperativeSymbol(variant.symbol);
           variant.cooperative && seen.insert(symbol).second)
-        kernels.push_back({symbol, variant.lanes, shared, /*cooperative=*/true});
+        kernels.push_back({symbol, variant.lanes, sharedBytes(variant.totalBlockBufferBytes()),
+                           /*cooperative=*/true});
     }
   }
   CompiledProgram compiled;

@@ -25,7 +25,8 @@ namespace xs {
 /// symbol, ir/HostPlan.h; the NVPTX function is nvptxSymbol(symbol)) and
 /// `lanes` the threads of its blocks (HostLaunchVariant::lanes);
 /// `dynamicSharedBytes` the most dynamic shared memory a block uses
-/// (HostLaunchVariant::blockBufferBytes where it is a constant, else the
+/// (HostLaunchVariant::blockBufferBytes() of its phase, or the total for a
+/// cooperative kernel, where it is a constant, else the
 /// GPU's opt-in limit).
 struct SimtKernel {
   std::string symbol;

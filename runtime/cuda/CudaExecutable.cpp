@@ -505,7 +505,7 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
   if (grid == 0)
     return absl::OkStatus();
   XS_ASSIGN_OR_RETURN(int64_t shared, launchQuantity(step, "block-buffer bytes",
-                                                     variant.blockBufferBytes, call.dims));
+                                                     variant.totalBlockBufferBytes(), call.dims));
   int64_t lanes = variant.lanes;
   if (lanes < 1 || lanes > ctx.info().maxThreadsPerBlock)
     return absl::InternalError(strCat("kernel ", step.kernel, ": blocks of ", lanes,
@@ -539,12 +539,23 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
       return finishLaunch(ctx, call.stream->get(), step.kernel);
     }
   }
-  for (const Kernel &kernel : kernels_[stepIndex][index]) {
-    // The bound counts each buffer's alignment; what a block really uses
-    // fits the GPU's share (the planner's budget), so the bound is capped
-    // at what the kernel may ask for.
-    int64_t dynamicShared = std::min<int64_t>(
-        shared, std::max(0, ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes));
+  const std::vector<Kernel> &phases = kernels_[stepIndex][index];
+  for (size_t phase = 0; phase < phases.size(); ++phase) {
+    const Kernel &kernel = phases[phase];
+    // What a block of the phase allocates, exactly (transforms/BlockBuffers.h).
+    DimExpr bytes = variant.blockBufferBytes(static_cast<int>(phase));
+    XS_ASSIGN_OR_RETURN(int64_t dynamicShared,
+                        launchQuantity(step, "block-buffer bytes", bytes, call.dims));
+    if (int64_t available = ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes;
+        dynamicShared > available)
+      return absl::ResourceExhaustedError(strCat(
+          "kernel ", step.kernel, phases.size() > 1 ? strCat(" phase ", phase) : std::string(),
+          ": a block needs ", dynamicShared, " bytes of shared memory for its block buffers",
+          bytes.isConstant() ? std::string() : strCat(" (", bytes.str(), ")"), ", but ", ctx.name(),
+          " gives a block at most ", available, " (", ctx.info().sharedBytesPerBlockOptIn, " less ",
+          kernel.staticSharedBytes,
+          " of the kernel's own); compile the program for this GPU (--target=", ctx.name(),
+          ") so that its plan fits"));
     for (int64_t begin = 0; begin < grid; begin += kMaxGridX) {
       int64_t blocks = std::min(grid - begin, kMaxGridX);
       int64_t blockBegin = begin;

@@ -68,11 +68,13 @@ struct FakeGpu {
   /// Every allocation from the failFrom-th request on fails (0: none).
   int failFrom = 0, allocationRequests = 0;
   int resets = 0; // cuDevicePrimaryCtxReset calls
+  /// Shared memory a block may opt in to (attribute 97): an H200's by
+  /// default; less plays a smaller GPU than the plan was made for.
+  int sharedOptIn = 227 * 1024;
 };
 FakeGpu *gpu = nullptr;
 
 constexpr int kStaticShared = 256;
-constexpr int kOptInShared = 227 * 1024;
 
 CUresult fakeInit(unsigned) { return 0; }
 CUresult fakeErrorName(CUresult, const char **name) {
@@ -97,10 +99,10 @@ CUresult fakeDeviceName(char *name, int length, CUdevice) {
 }
 CUresult fakeAttribute(int *value, int attribute, CUdevice) {
   static const std::map<int, int> attributes = {
-      {1, 1024}, {10, 32},         {12, 65536}, {16, 132}, {38, 50 << 20},     {39, 2048}, {75, 9},
-      {76, 0},   {81, 228 * 1024}, {82, 65536}, {95, 1},   {97, kOptInShared}, {106, 32}};
+      {1, 1024}, {10, 32}, {12, 65536},      {16, 132},   {38, 50 << 20}, {39, 2048},
+      {75, 9},   {76, 0},  {81, 228 * 1024}, {82, 65536}, {95, 1},        {106, 32}};
   auto it = attributes.find(attribute);
-  *value = it == attributes.end() ? 0 : it->second;
+  *value = attribute == 97 ? gpu->sharedOptIn : it == attributes.end() ? 0 : it->second;
   return 0;
 }
 CUresult fakeTotalMem(size_t *bytes, CUdevice) {
@@ -152,7 +154,7 @@ CUresult fakeFuncGetAttribute(int *value, int attribute, CUfunction) {
 }
 CUresult fakeFuncSetAttribute(CUfunction, int attribute, int value) {
   // Only the dynamic shared-memory ceiling, within the opt-in maximum.
-  return attribute == 8 && value + kStaticShared <= kOptInShared ? 0 : 1;
+  return attribute == 8 && value + kStaticShared <= gpu->sharedOptIn ? 0 : 1;
 }
 /// Whether the next device or pinned allocation fails (FakeGpu::failFrom).
 bool allocationFails() {
@@ -409,7 +411,7 @@ TEST_F(CudaDeviceTest, LaunchesWithThePlansConfigurationAndCopiesResultsBack) {
   EXPECT_EQ(launch.kernel, nvptxSymbol(chosen.symbol));
   EXPECT_EQ(static_cast<int64_t>(launch.grid), *chosen.grid.evaluate(dims));
   EXPECT_EQ(static_cast<int64_t>(launch.threads), chosen.lanes);
-  EXPECT_EQ(static_cast<int64_t>(launch.sharedBytes), *chosen.blockBufferBytes.evaluate(dims));
+  EXPECT_EQ(static_cast<int64_t>(launch.sharedBytes), *chosen.blockBufferBytes(0).evaluate(dims));
   EXPECT_EQ(launch.blockBegin, 0);
   EXPECT_EQ(launch.dims, (std::vector<int64_t>{3, 5}));
   ASSERT_EQ(outputs->size(), 1u);
@@ -451,14 +453,55 @@ TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
       ASSERT_LT(launchIndex, state_.launches.size());
       const RecordedLaunch &launch = state_.launches[launchIndex++];
       EXPECT_EQ(launch.kernel, nvptxSymbol(phaseSymbol(chosen.symbol, phase)));
-      EXPECT_EQ(
-          static_cast<int64_t>(launch.sharedBytes),
-          std::min<int64_t>(*chosen.blockBufferBytes.evaluate(dims), kOptInShared - kStaticShared));
+      EXPECT_EQ(static_cast<int64_t>(launch.sharedBytes),
+                *chosen.blockBufferBytes(phase).evaluate(dims));
       // Stitched rows keep their row in shared memory.
       EXPECT_GT(launch.sharedBytes, 0u) << launch.kernel;
     }
   }
   EXPECT_EQ(launchIndex, state_.launches.size());
+}
+
+/// Column sums in strips of 4 columns: 64 row groups of 4 lanes in a block
+/// of 256, each group with a 4-column tile of f64 accumulators.
+constexpr const char *kColumnSums = R"(
+func @bias_grad(%dy: f32[R, 1024]) -> (db: f32[1024]) {
+  %db = reduce_sum %dy {dims = [0]}
+  return %db
+}
+)";
+
+TEST_F(CudaDeviceTest, AColumnReductionAsksForExactlyItsAccumulators) {
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kColumnSums, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> dy(8 * 1024, 1.0f);
+  ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {8, 1024}, dy.data()}}).ok());
+  ASSERT_EQ(state_.launches.size(), 1u);
+  // 64 groups x 4 columns x 8 bytes, nothing else.
+  EXPECT_EQ(state_.launches[0].sharedBytes, 64u * 4 * 8);
+}
+
+TEST_F(CudaDeviceTest, ASharedMemoryRequestOverTheGpusLimitIsAnError) {
+  // Planned for an H200, run on a GPU that gives a block 1 KiB: a block of
+  // softmax rows of 64 keeps 32 * 64 + 96 bytes in shared memory.
+  state_.sharedOptIn = 1024;
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> x(2 * 64, 1.0f);
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)->run({TensorView{ElementType::F32, {2, 64}, x.data()}});
+  ASSERT_FALSE(outputs.ok());
+  EXPECT_EQ(outputs.status().code(), absl::StatusCode::kResourceExhausted);
+  const std::string message(outputs.status().message());
+  EXPECT_NE(message.find("kernel k0_"), std::string::npos) << message;
+  EXPECT_NE(message.find("a block needs 2144 bytes of shared memory for its block buffers (32*C + "
+                         "96), but cuda:0 gives a block at most 768 (1024 less 256 of the "
+                         "kernel's own); compile the program for this GPU (--target=cuda:0)"),
+            std::string::npos)
+      << message;
+  EXPECT_TRUE(state_.launches.empty());
 }
 
 TEST_F(CudaDeviceTest, PhasesAreLaunchesInOrderOverTheWholeGrid) {
