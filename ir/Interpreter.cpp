@@ -145,6 +145,8 @@ absl::StatusOr<HostTensor> dispatch(const interp::OpContext &ctx) {
   case TypeRule::Reduce:
   case TypeRule::ArgReduce:
     return interp::evaluateReduce(ctx);
+  case TypeRule::Scan:
+    return interp::evaluateScan(ctx);
   case TypeRule::LayerNorm:
   case TypeRule::RmsNorm:
   case TypeRule::Softmax:

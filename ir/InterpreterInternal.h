@@ -37,6 +37,7 @@ absl::StatusOr<HostTensor> evaluateSource(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateMovement(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateGather(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateReduce(const OpContext &ctx);
+absl::StatusOr<HostTensor> evaluateScan(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateComposite(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateDot(const OpContext &ctx);
 

@@ -60,6 +60,7 @@ enum class TypeRule : uint8_t {
   RmsNorm,
   Softmax,
   Gelu,
+  Scan,
   Dot,
 };
 

@@ -107,6 +107,7 @@ absl::StatusOr<TensorType> inferResultType(const Operation &op, DimUnifier &unif
   case TypeRule::RmsNorm:
   case TypeRule::Softmax:
   case TypeRule::Gelu:
+  case TypeRule::Scan:
   case TypeRule::Dot:
     return rules::inferReduction(op, unifier);
   }

@@ -127,6 +127,18 @@ absl::StatusOr<TensorType> inferReduction(const Operation &op, DimUnifier &u) {
     if (absl::Status s = requireEnum(op, "approximate", {"none", "tanh"}); !s.ok())
       return s;
     return op.operand(0)->type();
+  case TypeRule::Scan: {
+    // cumsum: numbers along one dim, the flags 0 or 1.
+    const TensorType &x = op.operand(0)->type();
+    if (absl::Status s = requireNumeric(op, 0); !s.ok())
+      return s;
+    if (absl::Status s = requireAxis(op, "dim", op.intAttrOr("dim", 0), x.rank(), x); !s.ok())
+      return s;
+    for (const char *flag : {"exclusive", "reverse"})
+      if (int64_t v = op.intAttrOr(flag, 0); v != 0 && v != 1)
+        return opError(op, "'", flag, "' is ", v, " but must be 0 or 1");
+    return x;
+  }
   case TypeRule::Dot:
     return inferDot(op, u);
   default:

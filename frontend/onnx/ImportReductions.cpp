@@ -1,4 +1,4 @@
-// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin) and
+// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin), CumSum and
 // MatMul, the one library op. Reductions keep their dims (keepdims = 1) by a
 // reshape after the xstitch reduction, which removes them.
 
@@ -179,6 +179,26 @@ template <OpKind Kind> absl::Status importArgReduce(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// CumSum: the axis a constant input (a scalar or one element), the flags
+/// attributes.
+absl::Status importCumSum(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
+  XS_ASSIGN_OR_RETURN(std::vector<int64_t> axes, c.constantInts(1, "the axis of CumSum"));
+  if (axes.size() != 1)
+    return c.error(strCat("the axis of CumSum must be one integer, not ", axes.size()));
+  int64_t rank = x->type().rank();
+  if (rank == 0)
+    return c.error("CumSum needs an input of rank 1 or more");
+  XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(axes[0], rank, "axis"));
+  AttrDict attrs{{"dim", Attribute::integer(axis)}};
+  for (const char *flag : {"exclusive", "reverse"})
+    if (int64_t v = c.intAttr(flag, 0); v != 0)
+      attrs.emplace(flag, Attribute::integer(v));
+  XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::CumSum, {x}, std::move(attrs)));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 /// MatMul with numpy's rules: 1-D operands gain a dim that the result loses,
 /// batch dims broadcast.
 absl::Status importMatMul(ImportContext &c) {
@@ -243,6 +263,7 @@ void addReductionImporters(ImporterTable &table) {
   table["ArgMax"] = {importArgReduce<OpKind::ArgMax>, 1};
   table["ArgMin"] = {importArgReduce<OpKind::ArgMin>, 1};
   table["MatMul"] = {importMatMul, 1};
+  table["CumSum"] = {importCumSum, 11};
 }
 
 } // namespace xs

@@ -55,6 +55,21 @@ class RmsNormPow(nn.Module):
         return x / torch.sqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
 
 
+class PositionEmbedding(nn.Module):
+    """A decoder's position ids from its attention mask, as Hugging Face's
+    GPT-2 and OPT compute them for left-padded batches (CumSum, Where), then
+    the position embeddings they pick (Gather)."""
+
+    def __init__(self, hidden, positions=64):
+        super().__init__()
+        self.table = nn.Embedding(positions, hidden)
+
+    def forward(self, x, mask):
+        ids = mask.long().cumsum(-1) - 1
+        ids = ids.masked_fill(mask == 0, 1)
+        return x + self.table(ids)
+
+
 def export(name, module, args, names, dynamic, directory):
     path = os.path.join(directory, name + ".onnx")
     torch.onnx.export(module, args, path, input_names=names, output_names=["y"],
@@ -192,6 +207,9 @@ class PyTorchExportTest(unittest.TestCase):
              ["x"], {"x": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("amp_softmax", suite.AmpSoftmax().eval(), (torch.randn(2, 7).half(),), ["x"],
              {"x": {0: "R", 1: "C"}, "y": {0: "R", 1: "C"}}),
+            ("position_ids", PositionEmbedding(32).eval(),
+             (torch.randn(2, 5, 32), torch.ones(2, 5, dtype=torch.int64)), ["x", "mask"],
+             {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
             ("cross_entropy", suite.CrossEntropy().eval(),
              (torch.randn(6, 10), torch.randint(0, 10, (6,))), ["logits", "labels"],
              {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
@@ -240,6 +258,13 @@ class PyTorchExportTest(unittest.TestCase):
     def test_decoder_block_with_triu_causal_mask(self):
         self.check("gpt2_triu", (torch.randn(2, 9, 64),), atol=1e-4)
         self.check("gpt2_triu", (torch.randn(3, 1, 64),), atol=1e-4)
+
+    def test_position_ids_from_a_left_padded_mask(self):
+        mask = torch.ones(3, 17, dtype=torch.int64)
+        mask[1, :6] = 0  # left padding
+        mask[2, :16] = 0
+        self.check("position_ids", (torch.randn(3, 17, 32), mask))
+        self.check("position_ids", (torch.randn(1, 1, 32), torch.ones(1, 1, dtype=torch.int64)))
 
     def test_cross_entropy_label_pick(self):
         self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))

@@ -122,6 +122,16 @@ def main():
     save(helper.make_graph(conv, "einsum", [tensor("x")], [tensor("y", shape=("N",))]),
          "unsupported_op.onnx")
 
+    # Three nodes of two operators xstitch does not import, reported at once.
+    several = [helper.make_node("Einsum", ["x", "x"], ["a"], name="/Einsum", equation="ij,ij->i"),
+               helper.make_node("NonZero", ["x"], ["b"], name="/NonZero"),
+               helper.make_node("Einsum", ["x", "x"], ["c"], name="/Einsum_1",
+                                equation="ij,ij->j")]
+    save(helper.make_graph(several, "several", [tensor("x")],
+                           [tensor("a", shape=("N",)),
+                            tensor("b", TensorProto.INT64, shape=(2, None)),
+                            tensor("c", shape=(4,))]), "several_unsupported_ops.onnx")
+
     foreign = [helper.make_node("FusedGemm", ["x", "x"], ["y"], name="fused",
                                 domain="com.microsoft")]
     save(helper.make_graph(foreign, "foreign", [tensor("x")], [tensor("y")]),
