@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
@@ -57,6 +58,20 @@ benchmarkRuns(const std::function<absl::StatusOr<double>(RunStats *)> &timeRun, 
   return summary;
 }
 
+namespace {
+
+/// A kernel's ops on its bench line: the first few, then how many more (an
+/// unrolled TopK puts over a thousand ops in one kernel).
+std::string kernelOpsLine(const std::vector<std::string> &ops) {
+  constexpr size_t kShown = 6;
+  if (ops.size() <= kShown)
+    return absl::StrJoin(ops, ", ");
+  return absl::StrCat(absl::StrJoin(ops.begin(), ops.begin() + kShown, ", "), ", and ",
+                      ops.size() - kShown, " more (--explain lists them)");
+}
+
+} // namespace
+
 std::string formatBench(const BenchSummary &s, const std::string &device, double bytes,
                         const std::vector<KernelReport> &kernels, bool copiesToGpu) {
   std::string out = absl::StrFormat(
@@ -72,7 +87,7 @@ std::string formatBench(const BenchSummary &s, const std::string &device, double
   for (const KernelReport &k : kernels)
     if (k.medianSeconds)
       out += absl::StrFormat("  %-40s %10.1f us  %s\n", k.name, *k.medianSeconds * 1e6,
-                             absl::StrJoin(k.ops, ", "));
+                             kernelOpsLine(k.ops));
   return out;
 }
 

@@ -70,9 +70,19 @@ class PositionEmbedding(nn.Module):
         return x + self.table(ids)
 
 
-def export(name, module, args, names, dynamic, directory):
+class TopKSampling(nn.Module):
+    """A sampling step's chain: temperature, TopK, softmax over the kept
+    logits, the most likely of them (ArgMax) mapped back to its token."""
+
+    def forward(self, logits):
+        values, indices = torch.topk(logits / 0.7, 8)
+        probs = torch.softmax(values, -1)
+        return probs, indices.gather(-1, probs.argmax(-1, keepdim=True))
+
+
+def export(name, module, args, names, dynamic, directory, outputs=("y",)):
     path = os.path.join(directory, name + ".onnx")
-    torch.onnx.export(module, args, path, input_names=names, output_names=["y"],
+    torch.onnx.export(module, args, path, input_names=names, output_names=list(outputs),
                       dynamic_axes=dynamic, opset_version=17)
     return path
 
@@ -215,6 +225,11 @@ class PyTorchExportTest(unittest.TestCase):
              {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
         ]:
             cls.models[name] = (module, export(name, module, args, names, dynamic, d))
+        sampling = TopKSampling().eval()
+        cls.models["topk_sampling"] = (sampling, export(
+            "topk_sampling", sampling, (torch.randn(2, 100),), ["logits"],
+            {"logits": {0: "B", 1: "V"}, "probs": {0: "B"}, "token": {0: "B"}}, d,
+            outputs=("probs", "token")))
 
     @classmethod
     def tearDownClass(cls):
@@ -265,6 +280,17 @@ class PyTorchExportTest(unittest.TestCase):
         mask[2, :16] = 0
         self.check("position_ids", (torch.randn(3, 17, 32), mask))
         self.check("position_ids", (torch.randn(1, 1, 32), torch.ones(1, 1, dtype=torch.int64)))
+
+    def test_topk_sampling_chain(self):
+        module, path = self.models["topk_sampling"]
+        exe = xstitch.compile(path)
+        for shape in [(3, 1000), (1, 8), (5, 50257)]:
+            logits = torch.randn(*shape)
+            probs, token = exe(logits)
+            with torch.no_grad():
+                expected_probs, expected_token = module(logits)
+            torch.testing.assert_close(torch.from_dlpack(probs), expected_probs)
+            torch.testing.assert_close(torch.from_dlpack(token), expected_token)
 
     def test_cross_entropy_label_pick(self):
         self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))

@@ -132,6 +132,16 @@ def main():
                             tensor("b", TensorProto.INT64, shape=(2, None)),
                             tensor("c", shape=(4,))]), "several_unsupported_ops.onnx")
 
+    # TopK with K an initializer, largest and smallest first: ties and NaNs;
+    # the smallest over rows of any length V.
+    for name, largest, row in [("topk_largest.onnx", 1, 6), ("topk_smallest.onnx", 0, "V")]:
+        k = helper.make_tensor("k", TensorProto.INT64, [1], [3])
+        topk = [helper.make_node("TopK", ["x", "k"], ["values", "indices"], name="/TopK",
+                                 axis=-1, largest=largest)]
+        save(helper.make_graph(topk, "topk", [tensor("x", shape=("N", row))],
+                               [tensor("values", shape=("N", 3)),
+                                tensor("indices", TensorProto.INT64, shape=("N", 3))], [k]), name)
+
     foreign = [helper.make_node("FusedGemm", ["x", "x"], ["y"], name="fused",
                                 domain="com.microsoft")]
     save(helper.make_graph(foreign, "foreign", [tensor("x")], [tensor("y")]),
