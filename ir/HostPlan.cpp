@@ -157,6 +157,21 @@ std::string_view hostCheckText(HostCheck::Kind kind) {
 
 std::string cooperativeSymbol(const std::string &symbol) { return symbol + ".coop"; }
 
+std::vector<std::string> stepSources(const HostPlan &plan, const HostStep &step) {
+  std::vector<std::string> sources;
+  for (int index : step.buffers) {
+    if (index < 0 || static_cast<size_t>(index) >= plan.buffers.size())
+      continue;
+    const HostBuffer &buffer = plan.buffers[static_cast<size_t>(index)];
+    if (buffer.kind == HostBuffer::Kind::Input)
+      sources.push_back(strCat("%", buffer.name));
+    else if (buffer.kind == HostBuffer::Kind::Constant)
+      sources.push_back(buffer.origin.empty() ? strCat("%", buffer.name)
+                                              : strCat("%", buffer.name, " from ", buffer.origin));
+  }
+  return sources;
+}
+
 DimExpr HostLaunchVariant::blockBufferBytes(int phase) const {
   return phase >= 0 && static_cast<size_t>(phase) < phaseBlockBufferBytes.size()
              ? phaseBlockBufferBytes[static_cast<size_t>(phase)]

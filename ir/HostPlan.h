@@ -48,6 +48,9 @@ struct HostBuffer {
   /// Constant: the values (element type as `type`), shared with the IR's
   /// literal when it holds them already (weights are never copied).
   std::shared_ptr<const DenseElements> constant;
+  /// Constant: where its values came from, for reports (the defining op's
+  /// Location::origin: "initializer 'ln.weight'"); empty when unknown.
+  std::string origin;
 };
 
 /// One variant of a kernel launch, as compiled: its symbol and grid.
@@ -166,6 +169,11 @@ struct HostPlan {
   /// The data checks compiled into the kernels, in status-word code order.
   std::vector<HostCheck> checks;
 };
+
+/// What a step reads that the call or the compile provides, in its argument
+/// order: "%x" for an input, "%w from initializer 'ln.weight'" for a
+/// constant with an origin; weights and inputs traced back to the model.
+std::vector<std::string> stepSources(const HostPlan &plan, const HostStep &step);
 
 /// A compiled function: the host plan and the kernels' code. For the x86
 /// backend `objects` are relocatable ELF objects that together define every

@@ -93,6 +93,7 @@ void writeBuffer(const HostBuffer &b, ByteWriter &out) {
     out.align(DenseElements::kAlignment);
     out.raw(b.constant->data(), static_cast<size_t>(b.constant->byteSize()));
   }
+  out.string(b.origin);
 }
 
 void writePredicates(const std::vector<DimPredicate> &predicates, ByteWriter &out) {
@@ -347,6 +348,8 @@ absl::StatusOr<HostBuffer> readBuffer(ByteReader &in, const std::shared_ptr<cons
     b.constant = owner && aligned ? DenseElements::viewOf(element, count, data.data(), owner)
                                   : DenseElements::copyOf(element, count, data.data());
   }
+  XS_ASSIGN_OR_RETURN(std::string_view origin, in.string("a buffer's origin"));
+  b.origin = std::string(origin);
   return b;
 }
 

@@ -111,6 +111,10 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
                   "\n");
     if (!kernel.codeOf.empty())
       out += strCat("  runs the code of ", kernel.codeOf, " (the same plan but for names)\n");
+    for (const HostStep &step : plan.host.steps)
+      if (step.kind == HostStep::Kind::Launch && step.kernel == kernel.name)
+        if (std::vector<std::string> sources = stepSources(plan.host, step); !sources.empty())
+          out += strCat("  reads ", absl::StrJoin(sources, ", "), "\n");
     size_t chosen = selectedVariant(kernel, dims);
     for (size_t vi = 0; vi < kernel.variants.size(); ++vi) {
       const KernelVariant &v = kernel.variants[vi];

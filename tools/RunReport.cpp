@@ -52,9 +52,11 @@ std::string formatRunReportJson(const RunReport &r) {
   for (const auto &[sym, v] : r.dims)
     dims.push_back(absl::StrCat(jsonQuote(sym), ": ", v));
   for (const KernelReport &k : r.kernels) {
-    std::vector<std::string> ops;
+    std::vector<std::string> ops, reads;
     for (const std::string &op : k.ops)
       ops.push_back(jsonQuote(op));
+    for (const std::string &source : k.reads)
+      reads.push_back(jsonQuote(source));
     std::vector<std::string> edges;
     for (const EdgeReport &e : k.edges)
       edges.push_back(absl::StrCat("{\"value\": ", jsonQuote(e.value),
@@ -62,7 +64,7 @@ std::string formatRunReportJson(const RunReport &r) {
     auto asNumber = [](double v) { return number(v); };
     kernels.push_back(absl::StrCat(
         "{\"name\": ", jsonQuote(k.name), ", \"kind\": ", jsonQuote(k.kind), ", \"ops\": [",
-        absl::StrJoin(ops, ", "),
+        absl::StrJoin(ops, ", "), "], \"reads\": [", absl::StrJoin(reads, ", "),
         "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
         ", \"variant\": ", optional(k.variant, [](int v) { return absl::StrCat(v); }),
         ", \"phases\": ", optional(k.phases, [](int v) { return absl::StrCat(v); }),

@@ -20,6 +20,9 @@ struct KernelReport {
   std::string name;
   std::string kind; // "launch" or "library"
   std::vector<std::string> ops;
+  /// The inputs and constants it reads (stepSources: weights name their
+  /// initializer).
+  std::vector<std::string> reads;
   std::optional<double> medianSeconds; // when benchmarking
   /// Launches: the variant the run's dims pick, its phases and edges, and
   /// bytes moved (the cost model's estimate) against the minimum.

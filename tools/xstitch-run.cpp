@@ -186,6 +186,7 @@ std::vector<KernelReport> kernelsOf(const HostPlan &plan) {
     k.name = step.kind == HostStep::Kind::Launch ? step.kernel
                                                  : std::string(opInfo(step.libraryOp).mnemonic);
     k.ops = step.ops;
+    k.reads = stepSources(plan, step);
     kernels.push_back(std::move(k));
   }
   return kernels;

@@ -432,6 +432,8 @@ absl::Status ProgramPlanner::planDenseConstant(const Operation &op) {
   }
   int index = addBuffer(HostBuffer{op.result()->name(), op.type(), HostBuffer::Kind::Constant});
   plan_.host.buffers[index].constant = std::move(elements);
+  if (op.loc().origin)
+    plan_.host.buffers[index].origin = *op.loc().origin;
   bufferOf_[op.result()] = index;
   return absl::OkStatus();
 }
