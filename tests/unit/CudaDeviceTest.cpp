@@ -357,6 +357,20 @@ protected:
     return device_->load(CompiledProgram{plan.host, "ptx", {ptx}});
   }
 
+  /// `text` loaded (into `executable`) and run on one f32 input of `shape`
+  /// filled with ones.
+  absl::StatusOr<std::vector<Tensor>> runOnOnes(const std::string &text,
+                                                const std::vector<int64_t> &shape,
+                                                std::shared_ptr<Executable> &executable) {
+    std::unique_ptr<Module> module;
+    XS_ASSIGN_OR_RETURN(executable, load(text, module));
+    int64_t elements = 1;
+    for (int64_t d : shape)
+      elements *= d;
+    std::vector<float> x(static_cast<size_t>(elements), 1.0f);
+    return executable->run({TensorView{ElementType::F32, shape, x.data()}});
+  }
+
   FakeGpu state_;
   CudaDriver driver_;
   std::unique_ptr<Device> device_;
@@ -434,15 +448,11 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
 )";
 
 TEST_F(CudaDeviceTest, ReductionsAskForTheirBlockBuffers) {
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  std::vector<float> x(2 * 64, 1.0f);
-  absl::StatusOr<std::vector<Tensor>> outputs =
-      (*executable)->run({TensorView{ElementType::F32, {2, 64}, x.data()}});
+  std::shared_ptr<Executable> executable;
+  absl::StatusOr<std::vector<Tensor>> outputs = runOnOnes(kRowSoftmax, {2, 64}, executable);
   ASSERT_TRUE(outputs.ok()) << outputs.status();
   ASSERT_FALSE(state_.launches.empty());
-  const HostPlan &plan = (*executable)->plan();
+  const HostPlan &plan = executable->plan();
   DimBindings dims{{"R", 2}, {"C", 64}};
   size_t launchIndex = 0;
   for (const HostStep &step : plan.steps) {
@@ -472,11 +482,9 @@ func @bias_grad(%dy: f32[R, 1024]) -> (db: f32[1024]) {
 )";
 
 TEST_F(CudaDeviceTest, AColumnReductionAsksForExactlyItsAccumulators) {
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kColumnSums, module);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  std::vector<float> dy(8 * 1024, 1.0f);
-  ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {8, 1024}, dy.data()}}).ok());
+  std::shared_ptr<Executable> executable;
+  absl::StatusOr<std::vector<Tensor>> outputs = runOnOnes(kColumnSums, {8, 1024}, executable);
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
   ASSERT_EQ(state_.launches.size(), 1u);
   // 64 groups x 4 columns x 8 bytes, nothing else.
   EXPECT_EQ(state_.launches[0].sharedBytes, 64u * 4 * 8);
@@ -486,12 +494,9 @@ TEST_F(CudaDeviceTest, ASharedMemoryRequestOverTheGpusLimitIsAnError) {
   // Planned for an H200, run on a GPU that gives a block 1 KiB: a block of
   // softmax rows of 64 keeps 32 * 64 + 96 bytes in shared memory.
   state_.sharedOptIn = 1024;
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
-  ASSERT_TRUE(executable.ok()) << executable.status();
-  std::vector<float> x(2 * 64, 1.0f);
-  absl::StatusOr<std::vector<Tensor>> outputs =
-      (*executable)->run({TensorView{ElementType::F32, {2, 64}, x.data()}});
+  std::shared_ptr<Executable> executable;
+  absl::StatusOr<std::vector<Tensor>> outputs = runOnOnes(kRowSoftmax, {2, 64}, executable);
+  ASSERT_NE(executable, nullptr);
   ASSERT_FALSE(outputs.ok());
   EXPECT_EQ(outputs.status().code(), absl::StatusCode::kResourceExhausted);
   const std::string message(outputs.status().message());
