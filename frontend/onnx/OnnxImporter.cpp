@@ -280,6 +280,10 @@ public:
       if (!value.ok())
         return value.status();
       std::string name = sanitizeName(output.name(), false);
+      // A result name is an identifier: PyTorch names unnamed outputs by
+      // number ("15").
+      if (std::isdigit(static_cast<unsigned char>(name[0])))
+        name = "_" + name;
       while (resultNames.contains(name))
         name += "_";
       resultNames.insert(name);
