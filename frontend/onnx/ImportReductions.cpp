@@ -277,11 +277,11 @@ absl::Status importTopK(ImportContext &c) {
   }
   XS_ASSIGN_OR_RETURN(Value * worst, fill(element, /*high=*/!largest));
   bool floats = isFloat(element);
-  Value *nan = nullptr, *number = x;
+  // Floats: which elements are NaN, and which are numbers.
+  Value *nan = nullptr, *number = nullptr;
   if (floats) {
     XS_ASSIGN_OR_RETURN(nan, c.unary(OpKind::IsNan, x));
-    XS_ASSIGN_OR_RETURN(Value * notNan, c.unary(OpKind::Not, nan));
-    number = notNan;
+    XS_ASSIGN_OR_RETURN(number, c.unary(OpKind::Not, nan));
   }
   // Whether value a (a pick, broadcast) is the same as x's elements, and
   // whether it comes strictly before them; NaN equals NaN and is the
@@ -298,12 +298,16 @@ absl::Status importTopK(ImportContext &c) {
     XS_ASSIGN_OR_RETURN(Value * beyond, c.compare(largest ? "gt" : "lt", a, x));
     if (!floats)
       return beyond;
-    XS_ASSIGN_OR_RETURN(Value * aNan, c.unary(OpKind::IsNan, a));
-    XS_ASSIGN_OR_RETURN(Value * aNumber, c.unary(OpKind::Not, aNan));
     // Largest first: a NaN pick is ahead of every number; smallest first: a
     // number is ahead of every NaN.
-    XS_ASSIGN_OR_RETURN(Value * nanOrder, largest ? c.binary(OpKind::And, aNan, number)
-                                                  : c.binary(OpKind::And, aNumber, nan));
+    XS_ASSIGN_OR_RETURN(Value * aNan, c.unary(OpKind::IsNan, a));
+    Value *nanOrder = nullptr;
+    if (largest) {
+      XS_ASSIGN_OR_RETURN(nanOrder, c.binary(OpKind::And, aNan, number));
+    } else {
+      XS_ASSIGN_OR_RETURN(Value * aNumber, c.unary(OpKind::Not, aNan));
+      XS_ASSIGN_OR_RETURN(nanOrder, c.binary(OpKind::And, aNumber, nan));
+    }
     return c.binary(OpKind::Or, beyond, nanOrder);
   };
 
