@@ -131,7 +131,8 @@ bool KernelStitcher::ownsWholeBatches(const Operation &dominant) const {
   MappingShape shape = classifyMapping(dominant);
   if (shape.kind != MappingKind::BatchColumnReduce)
     return false;
-  const ThreadMapping &mapping = planVariants(dominant, target_).back().groups[0].mapping;
+  // A copy: the variants are a temporary.
+  const ThreadMapping mapping = planVariants(dominant, target_).back().groups[0].mapping;
   std::optional<int64_t> cols = shape.cols.constantValue();
   return mapping.colsPerBlock == 0 || (cols && mapping.colsPerBlock >= *cols);
 }
