@@ -46,11 +46,15 @@ private:
     return axis;
   }
 
-  /// A constant holding `value` in every element of `shape`.
+  /// A constant holding `value` in every element of `shape` (integers: its
+  /// integer part).
   absl::StatusOr<Value *> splat(double value, const std::vector<DimExpr> &shape) {
     LiteralValue literal;
-    literal.isInteger = false;
-    literal.floats = {value};
+    literal.isInteger = !isFloat(elementType_);
+    if (literal.isInteger)
+      literal.ints = {static_cast<int64_t>(value)};
+    else
+      literal.floats = {value};
     return builder_.create(OpKind::Constant, {}, {{"value", Attribute::literal(literal)}},
                            TensorType(elementType_, shape));
   }
@@ -339,15 +343,7 @@ private:
                                                     {{"dir", Attribute::enumeration(dir)}});
     if (!taken.ok())
       return taken;
-    LiteralValue zero;
-    zero.isInteger = !isFloat(elementType_);
-    if (zero.isInteger)
-      zero.ints = {0};
-    else
-      zero.floats = {0.0};
-    absl::StatusOr<Value *> zeros =
-        builder_.create(OpKind::Constant, {}, {{"value", Attribute::literal(zero)}},
-                        TensorType(elementType_, pairs));
+    absl::StatusOr<Value *> zeros = splat(0.0, pairs);
     if (!zeros.ok())
       return zeros;
     absl::StatusOr<Value *> terms = builder_.create(OpKind::Select, {*taken, *lines, *zeros});
