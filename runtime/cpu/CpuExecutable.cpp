@@ -7,6 +7,7 @@
 #include "absl/status/status.h"
 #include "ir/Diagnostics.h"
 #include "runtime/HostPlanExecution.h"
+#include "runtime/JitCall.h"
 #include "runtime/ResultPlacement.h"
 #include "runtime/cpu/DenormalFlush.h"
 #include "runtime/cpu/LibraryOps.h"
@@ -18,14 +19,9 @@ namespace xs {
 
 namespace {
 
-/// Calls JIT-compiled kernel code. Clang's -fsanitize=function checks an
-/// indirect call by reading a type signature just before the callee, which
-/// code from LLVM's JIT does not have (and the read can fall off a page).
-#if defined(__clang__)
-__attribute__((no_sanitize("function")))
-#endif
-void callKernel(CpuKernelFn fn, void *const *buffers, int64_t *dims, int64_t begin,
-                int64_t end, uint64_t streamMask) {
+XSTITCH_CALLS_JIT_CODE
+void callKernel(CpuKernelFn fn, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
+                uint64_t streamMask) {
   fn(buffers, dims, begin, end, streamMask);
 }
 

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/JitCall.h"
+
 namespace xs {
 namespace {
 
@@ -150,7 +152,7 @@ private:
   size_t slotBegin(int64_t slot) const { return static_cast<size_t>(slot * laneCount_); }
   size_t slotEnd(int64_t slot) const { return static_cast<size_t>((slot + 1) * laneCount_); }
 
-  static void laneMain() {
+  XSTITCH_CALLS_JIT_CODE static void laneMain() {
     BlockScheduler *self = tCurrentScheduler;
     Lane &lane = self->lanes_[self->current_];
     self->fn_(self->buffers_, self->dims_, 0, &lane.context);

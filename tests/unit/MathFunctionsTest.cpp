@@ -23,6 +23,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "runtime/JitCall.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/ThreadSafeModule.h"
@@ -226,14 +227,9 @@ struct Measurement {
   size_t nanMismatches = 0;
 };
 
-// JIT code has no -fsanitize=function signature before it (see callKernel in
-// runtime/cpu/CpuExecutable.cpp).
 template <typename T>
-#if defined(__clang__)
-__attribute__((no_sanitize("function")))
-#endif
-std::vector<T>
-runKernel(const Kernel &kernel, const std::vector<T> &x, const std::vector<T> &y) {
+XSTITCH_CALLS_JIT_CODE std::vector<T> runKernel(const Kernel &kernel, const std::vector<T> &x,
+                                                const std::vector<T> &y) {
   std::vector<T> out(x.size());
   kernel.fn(out.data(), x.data(), y.empty() ? x.data() : y.data(), static_cast<int64_t>(x.size()));
   return out;
