@@ -197,11 +197,17 @@ absl::StatusOr<ConformanceSummary> runConformance(const ConformanceOptions &opti
   fs::path dir(options.dir);
   if (!fs::is_directory(dir))
     return absl::NotFoundError(strCat(options.dir, ": error: not a folder"));
-  fs::path listDir = fs::exists(dir / "IN_SCOPE.txt") ? dir : dir.parent_path();
+  fs::path listDir = !options.scopeDir.empty()             ? fs::path(options.scopeDir)
+                    : fs::exists(dir / "IN_SCOPE.txt") ? dir
+                                                       : dir.parent_path();
   absl::StatusOr<std::set<std::string>> inScopeOps = readList(listDir / "IN_SCOPE.txt");
+  if (!inScopeOps.ok() && !options.scopeDir.empty())
+    return absl::NotFoundError(strCat(options.scopeDir, ": error: no IN_SCOPE.txt in the ",
+                                      "folder --scope names (the operator types in scope)"));
   if (!inScopeOps.ok())
     return absl::NotFoundError(strCat(options.dir, ": error: no IN_SCOPE.txt in the folder or ",
-                                      "its parent (the operator types in scope)"));
+                                      "its parent (the operator types in scope); --scope names ",
+                                      "the folder that has it"));
   std::set<std::string> excluded;
   if (fs::exists(listDir / "EXCLUDED.txt")) {
     absl::StatusOr<std::set<std::string>> list = readList(listDir / "EXCLUDED.txt");

@@ -23,6 +23,9 @@ struct ConformanceOptions {
   CompileOptions compile;
   /// Only cases whose name contains this.
   std::string filter;
+  /// The folder of IN_SCOPE.txt and EXCLUDED.txt; empty: `dir` when it has
+  /// them, else its parent.
+  std::string scopeDir;
   /// true: graph inputs that feed shape operands (Reshape's shape, Slice's
   /// starts) become constants holding the case's values, so shapes are
   /// known when compiling; false: they stay inputs, and what they shape is

@@ -28,6 +28,9 @@ const std::vector<FlagSpec> kFlags = {
      "run every ONNX test case under DIR (model.onnx and test_data_set_*), one line per case "
      "and a summary; exit 0 when no case in scope (DIR/../IN_SCOPE.txt, EXCLUDED.txt) fails"},
     {"filter", true, false, "TEXT", "--conformance runs only the cases whose name contains TEXT"},
+    {"scope", true, false, "DIR",
+     "--conformance reads IN_SCOPE.txt and EXCLUDED.txt from DIR (default: the cases' folder, "
+     "else its parent)"},
     {"runtime-shapes", false, false, "",
      "--conformance keeps inputs that feed shape operands (Reshape's shape, Slice's starts) as "
      "inputs, so the shapes they give are computed at each call (host symbols), instead of "
@@ -99,7 +102,7 @@ const std::vector<FlagSpec> &runFlags() { return kFlags; }
 void printRunUsage(std::ostream &os) {
   os << "usage: xstitch-run FILE [options]\n"
         "       xstitch-run --conformance DIR [--device=cpu|ref] [--filter=TEXT] "
-        "[--runtime-shapes]\n"
+        "[--scope=DIR] [--runtime-shapes]\n"
         "Runs a function of FILE (xstitch text IR, an ONNX model: FILE.onnx, or an AOT bundle\n"
         "written by xstitch-compile: FILE.xsb) and prints its results.\n"
         "Exit codes: 0 ok, 1 a comparison failed, 2 a user error, 3 an internal error.\n\n"

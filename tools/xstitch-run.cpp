@@ -296,6 +296,7 @@ int run(int argc, char **argv) {
     if (options.device != "ref")
       options.compile.device = options.device;
     options.filter = args->get("filter");
+    options.scopeDir = args->get("scope");
     options.freezeShapeInputs = !args->has("runtime-shapes");
     options.progress = progressMode(*args);
     absl::StatusOr<ConformanceSummary> summary = runConformance(options, std::cout);
