@@ -165,4 +165,11 @@ std::string opSummary(const Operation &op) {
   return summary;
 }
 
+std::string opSourceSummary(const Operation &op) {
+  std::string summary = opSummary(op);
+  if (!op.loc().origin && op.loc().known())
+    summary += strCat(" at ", op.loc().str());
+  return summary;
+}
+
 } // namespace xs

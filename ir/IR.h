@@ -89,6 +89,12 @@ private:
 /// output and run-time errors name ops so.
 std::string opSummary(const Operation &op);
 
+/// opSummary, and for an op written in text IR where it was written: "%4 =
+/// reduce_sum at model.xs:12:3". Reports tracing kernels back to their
+/// source (--explain, --report=json) name ops so; the host plan keeps
+/// opSummary, so that moving lines of a file changes no compiled program.
+std::string opSourceSummary(const Operation &op);
+
 /// A named result of a function: `-> (y: f32[N])` with `return %v`.
 struct FunctionResult {
   std::string name;

@@ -137,7 +137,8 @@ std::string explainPlan(const ProgramPlan &plan, const DimBindings &dims) {
       for (size_t g = 0; g < v.groups.size(); ++g) {
         const PlanGroup &group = v.groups[g];
         out += strCat("    group ", g, " (phase ", phaseOf(v, static_cast<int>(g)), "): dominant ",
-                      opSummary(*group.dominant), "; ", mappingSummary(group.mapping, plan.target));
+                      opSourceSummary(*group.dominant), "; ",
+                      mappingSummary(group.mapping, plan.target));
         if (group.blocks != v.grid)
           out += strCat("; its own ", sized(group.blocks, dims), " blocks");
         out += "\n";
@@ -238,8 +239,8 @@ std::string explainPlanDot(const ProgramPlan &plan, const DimBindings &dims) {
     for (size_t g = 0; g < v.groups.size(); ++g) {
       const PlanGroup &group = v.groups[g];
       std::string label =
-          strCat(opSummary(*group.dominant), "\n", mappingKindName(group.mapping.kind), ", phase ",
-                 phaseOf(v, static_cast<int>(g)));
+          strCat(opSourceSummary(*group.dominant), "\n", mappingKindName(group.mapping.kind),
+                 ", phase ", phaseOf(v, static_cast<int>(g)));
       std::vector<std::string> local = localOps(group);
       if (!local.empty())
         label += strCat("\nlocal: ", absl::StrJoin(local, " "));

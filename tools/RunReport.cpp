@@ -52,9 +52,11 @@ std::string formatRunReportJson(const RunReport &r) {
   for (const auto &[sym, v] : r.dims)
     dims.push_back(absl::StrCat(jsonQuote(sym), ": ", v));
   for (const KernelReport &k : r.kernels) {
-    std::vector<std::string> ops, reads;
+    std::vector<std::string> ops, reads, sources;
     for (const std::string &op : k.ops)
       ops.push_back(jsonQuote(op));
+    for (const std::string &source : k.sources)
+      sources.push_back(jsonQuote(source));
     for (const std::string &source : k.reads)
       reads.push_back(jsonQuote(source));
     std::vector<std::string> edges;
@@ -65,7 +67,7 @@ std::string formatRunReportJson(const RunReport &r) {
     kernels.push_back(absl::StrCat(
         "{\"name\": ", jsonQuote(k.name), ", \"kind\": ", jsonQuote(k.kind), ", \"ops\": [",
         absl::StrJoin(ops, ", "), "], \"reads\": [", absl::StrJoin(reads, ", "),
-        "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
+        "], \"sources\": [", absl::StrJoin(sources, ", "), "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
         ", \"variant\": ", optional(k.variant, [](int v) { return absl::StrCat(v); }),
         ", \"phases\": ", optional(k.phases, [](int v) { return absl::StrCat(v); }),
         ", \"schemes\": [", absl::StrJoin(edges, ", "),

@@ -23,6 +23,9 @@ struct KernelReport {
   /// The inputs and constants it reads (stepSources: weights name their
   /// initializer).
   std::vector<std::string> reads;
+  /// Launches of text IR: the kernel's ops where the source wrote them
+  /// (opSourceSummary: "%y = add at model.xs:4:3").
+  std::vector<std::string> sources;
   std::optional<double> medianSeconds; // when benchmarking
   /// Launches: the variant the run's dims pick, its phases and edges, and
   /// bytes moved (the cost model's estimate) against the minimum.

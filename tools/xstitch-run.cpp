@@ -203,6 +203,9 @@ void describeLaunches(const ProgramPlan &plan, const DimBindings &dims,
       size_t v = selectedVariant(kernel, dims);
       const KernelVariant &variant = kernel.variants[v];
       k.variant = static_cast<int>(v);
+      for (const auto &op : kernel.body->ops())
+        if (!op->loc().origin && op->loc().known())
+          k.sources.push_back(opSourceSummary(*op));
       k.phases = static_cast<int>(variant.phases.size());
       for (const PlanEdge &e : variant.edges)
         k.edges.push_back({"%" + e.value->name(), std::string(stitchSchemeName(e.scheme))});

@@ -18,7 +18,7 @@ func @outer_sum(%x: f32[A, B, C]) -> (y: f32[B]) {
   return %y
 }
 // PLAN: grid B blocks of 256 lanes, 1 phase
-// PLAN: dominant %y = reduce_sum; generic B x 1
+// PLAN: dominant %y = reduce_sum at {{.*}}; generic B x 1
 // CHECK: define ptx_kernel void @"k0_reduce_sum_$_v0"
 // CHECK: call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 // CHECK: reduce.body:

@@ -25,7 +25,7 @@ func @t2d(%x: f32[R, 96]) -> (y: f32[96, R]) {
   %y = transpose %x {perm = [1, 0]}
   return %y
 }
-// PLAN: group 0 (phase 0): dominant %y = transpose; elementwise 96 x R, 32 rows per block, 32 columns per block
+// PLAN: group 0 (phase 0): dominant %y = transpose at {{.*}}; elementwise 96 x R, 32 rows per block, 32 columns per block
 // PLAN: buffer %y: block staging (the transpose's tile), 1056 elements per block (4.1 KiB)
 // PTX-LABEL: .entry k0_transpose
 // PTX: ld.global.nc.f32

@@ -17,8 +17,8 @@
 // CHECK: pass
 // CHECK-NOT: fail
 // PLAN: variant 0 when 4*R >= 512
-// PLAN: dominant %s = reduce_sum; column-partial 4*R x C, 128 rows per block
-// PLAN: dominant %s = reduce_sum; column-combine (4*R + 127)/128 x C
+// PLAN: dominant %s = reduce_sum at {{.*}}; column-partial 4*R x C, 128 rows per block
+// PLAN: dominant %s = reduce_sum at {{.*}}; column-combine (4*R + 127)/128 x C
 // PLAN: edge %s: group 0 -> group 2 global
 // PLAN: buffer %s: global partials (f64)
 func @sums(%x: f32[R, 4, C]) -> (s: f32[C], p: f64[C]) {

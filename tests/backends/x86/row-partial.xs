@@ -31,12 +31,12 @@
 // CHECK: pass
 // CHECK-NOT: fail
 // PLAN: variant 0 when R < 4 and 4*C >= 65536  <- this run: grid R*((4*C + 16383)/16384) [16] blocks of {{[0-9]+}} lanes, 2 phases
-// PLAN: dominant %s = reduce_sum; row-partial R x 4*C, 16384 columns per block
-// PLAN: dominant %s = reduce_sum; row-combine R x (4*C + 16383)/16384
+// PLAN: dominant %s = reduce_sum at {{.*}}; row-partial R x 4*C, 16384 columns per block
+// PLAN: dominant %s = reduce_sum at {{.*}}; row-combine R x (4*C + 16383)/16384
 // PLAN: buffer %s: global partials (f64)
 // SOFTMAX: <- this run: grid R*((C + 16383)/16384) [13] blocks of {{[0-9]+}} lanes, 6 phases
-// SOFTMAX: group 2 (phase 4): dominant %5 = reciprocal; elementwise R x 1
-// SOFTMAX: group 3 (phase 5): dominant %7 = mul; elementwise R x C, 16384 columns per block
+// SOFTMAX: group 2 (phase 4): dominant %5 = reciprocal at {{.*}}; elementwise R x 1
+// SOFTMAX: group 3 (phase 5): dominant %7 = mul at {{.*}}; elementwise R x C, 16384 columns per block
 func @sums(%x: f32[R, 4, C]) -> (s: f32[R], d: f64[R]) {
   %s = reduce_sum %x {dims = [1, 2]}
   %xd = cast %x {to = f64}
