@@ -62,6 +62,17 @@ const OpCase kCases[] = {
                         "  %y = reduce_sum %a {dims = [0]}\n  return %y\n}\n"},
     {"transpose", "func @f(%a: f32[R, 1024]) -> (y) {\n"
                   "  %y = transpose %a {perm = [1, 0]}\n  return %y\n}\n"},
+    // Scans: along each row (lines walked several at a time, a register
+    // each), down the columns (a chunk of columns' states advanced
+    // together), and integer position ids from a 0/1 mask.
+    {"cumsum rows", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                    "  %y = cumsum %a {dim = 1}\n  return %y\n}\n"},
+    {"cumsum cols", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                    "  %y = cumsum %a {dim = 0}\n  return %y\n}\n"},
+    {"cumsum rows i64",
+     "func @f(%m: i64[R, 1024]) -> (y) {\n"
+     "  %y = cumsum %m {dim = 1}\n  return %y\n}\n",
+     {{"m", {0, 2}}}},
     // Ops with data checks: rows of a table picked by index (an embedding
     // lookup), elements of each row picked by index, integer division.
     {"gather rows",

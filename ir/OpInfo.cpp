@@ -95,6 +95,8 @@ std::string_view opCategoryName(OpCategory c) {
     return "gather";
   case OpCategory::Reduce:
     return "reduce";
+  case OpCategory::Scan:
+    return "scan";
   case OpCategory::Composite:
     return "composite";
   case OpCategory::Library:

@@ -28,6 +28,7 @@ enum class OpCategory : uint8_t {
   DataMovement, // slice, concat, pad
   Gather,
   Reduce,
+  Scan,      // running states along one dim (cumsum)
   Composite, // decomposed by the decompose pass
   Library,   // dot: not memory-intensive, runs through a library
 };

@@ -197,9 +197,9 @@ absl::StatusOr<ConformanceSummary> runConformance(const ConformanceOptions &opti
   fs::path dir(options.dir);
   if (!fs::is_directory(dir))
     return absl::NotFoundError(strCat(options.dir, ": error: not a folder"));
-  fs::path listDir = !options.scopeDir.empty()             ? fs::path(options.scopeDir)
-                    : fs::exists(dir / "IN_SCOPE.txt") ? dir
-                                                       : dir.parent_path();
+  fs::path listDir = !options.scopeDir.empty()          ? fs::path(options.scopeDir)
+                     : fs::exists(dir / "IN_SCOPE.txt") ? dir
+                                                        : dir.parent_path();
   absl::StatusOr<std::set<std::string>> inScopeOps = readList(listDir / "IN_SCOPE.txt");
   if (!inScopeOps.ok() && !options.scopeDir.empty())
     return absl::NotFoundError(strCat(options.scopeDir, ": error: no IN_SCOPE.txt in the ",

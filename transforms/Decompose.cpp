@@ -28,8 +28,6 @@ public:
       return expandSoftmax(/*logarithmic=*/true);
     case OpKind::Gelu:
       return expandGelu();
-    case OpKind::CumSum:
-      return expandCumSum();
     default:
       return errorAtCat(op_.loc(), "decompose: no expansion for composite '",
                         std::string(op_.mnemonic()), "'");
@@ -306,50 +304,6 @@ private:
     if (!onePlus.ok())
       return onePlus;
     return binary(OpKind::Mul, *half, *onePlus);
-  }
-
-  /// cumsum along dim d of x (shape S, L = S[d]): each position i sums the
-  /// elements j of its line that the scan takes (j <= i; j < i exclusive;
-  /// j >= i or j > i reversed), as a reduction over a new dim j after d:
-  /// x broadcast to S[..d] x L x S[d..] (its dim d going to j), the
-  /// elements outside the mask replaced by 0, summed over j. The planner
-  /// stitches it as a row reduction that reads each line from x; its work
-  /// is L times the elements (position ids: L the sequence length).
-  absl::StatusOr<Value *> expandCumSum() {
-    Value *x = op_.operand(0);
-    const std::vector<DimExpr> &shape = x->type().shape();
-    int64_t d = op_.intAttrOr("dim", 0), rank = x->type().rank();
-    bool exclusive = op_.intAttrOr("exclusive", 0) != 0;
-    bool reverse = op_.intAttrOr("reverse", 0) != 0;
-    std::vector<DimExpr> pairs(shape.begin(), shape.begin() + d + 1);
-    pairs.insert(pairs.end(), shape.begin() + d, shape.end());
-    std::vector<int64_t> spread;
-    for (int64_t k = 0; k < rank; ++k)
-      spread.push_back(k < d ? k : k + 1);
-    absl::StatusOr<Value *> lines = broadcast(x, spread, pairs);
-    if (!lines.ok())
-      return lines;
-    auto iota = [&](int64_t dim) {
-      return builder_.create(OpKind::Iota, {}, {{"dim", Attribute::integer(dim)}},
-                             TensorType(ElementType::I64, pairs));
-    };
-    absl::StatusOr<Value *> position = iota(d), other = iota(d + 1);
-    if (!position.ok())
-      return position;
-    if (!other.ok())
-      return other;
-    const char *dir = reverse ? (exclusive ? "gt" : "ge") : (exclusive ? "lt" : "le");
-    absl::StatusOr<Value *> taken = builder_.create(OpKind::Compare, {*other, *position},
-                                                    {{"dir", Attribute::enumeration(dir)}});
-    if (!taken.ok())
-      return taken;
-    absl::StatusOr<Value *> zeros = splat(0.0, pairs);
-    if (!zeros.ok())
-      return zeros;
-    absl::StatusOr<Value *> terms = builder_.create(OpKind::Select, {*taken, *lines, *zeros});
-    if (!terms.ok())
-      return terms;
-    return reduce(OpKind::ReduceSum, *terms, {d + 1});
   }
 
   Operation &op_;

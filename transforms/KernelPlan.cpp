@@ -46,6 +46,8 @@ std::string_view mappingKindName(MappingKind kind) {
     return "row-partial";
   case MappingKind::RowCombine:
     return "row-combine";
+  case MappingKind::Scan:
+    return "scan";
   }
   assert(false && "unknown mapping kind");
   return "?";

@@ -77,6 +77,12 @@ enum class MappingKind : uint8_t {
   /// Finishes a RowPartial group in a later phase: rows = the reduction's
   /// rows, cols = chunks per row; block b combines rows [b*rowsPerBlock, ...).
   RowCombine,
+  /// A scan (cumsum) along dim d of its result: rows = the dims before d,
+  /// cols = the rest (the scanned dim and the dims after it), whole rows per
+  /// block as Elementwise lays them out. Each line of a row (the elements
+  /// along d at one index of the other dims) is walked in the scan's order
+  /// by one lane carrying the running state.
+  Scan,
 };
 std::string_view mappingKindName(MappingKind kind);
 /// True for mappings whose blocks own strips of columns (no rows per block).

@@ -35,6 +35,8 @@ inline constexpr int64_t kRepresentativeDim = 4096;
 inline constexpr int64_t kMinSplitRows = 8;
 
 inline bool isReduction(const Operation &op) { return op.info().category == OpCategory::Reduce; }
+/// Scans are always dominants: each element depends on its whole line.
+inline bool isScan(const Operation &op) { return op.info().category == OpCategory::Scan; }
 
 inline std::vector<DimExpr> prefixOf(const std::vector<DimExpr> &shape, size_t n) {
   return {shape.begin(), shape.begin() + static_cast<std::ptrdiff_t>(std::min(n, shape.size()))};

@@ -122,6 +122,16 @@ struct MappingContext {
     return rpb;
   }
 
+  /// Scan: the elements after the scanned dim (a line per element of them
+  /// in each row's leading part), and the lines in one of its rows when
+  /// that is a constant.
+  DimExpr scanInner() const {
+    const std::vector<DimExpr> &result = dominant->type().shape();
+    auto dim = static_cast<size_t>(dominant->intAttrOr("dim", 0));
+    return productOf(result, dim + 1, result.size());
+  }
+  std::optional<int64_t> scanLinesPerRow() const { return scanInner().constantValue(); }
+
   /// GPUs: the longest row one warp covers with elementsPerLane each.
   int64_t warpRowElements() const { return std::max<int64_t>(warpWidth, 1) * elementsPerLane; }
 
@@ -146,6 +156,15 @@ struct MappingContext {
       // Short reductions (a block packs several results): a lane per result.
       mapping.rowLanes = 1;
       mapping.lanes = std::clamp(roundUpInt(rowsPerBlock, warp), warp, lanes);
+    } else if (elementsPerLane > 0 && shape.kind == MappingKind::Scan) {
+      // A lane per line: the block's lines are its rows times the lines of
+      // a row (the elements after the scanned dim), all the lanes when
+      // that is not a constant.
+      mapping.rowLanes = 1;
+      std::optional<int64_t> lines =
+          colsPerBlock > 0 ? std::optional<int64_t>(colsPerBlock) : scanLinesPerRow();
+      mapping.lanes =
+          lines ? std::clamp(roundUpInt(rowsPerBlock * *lines, warp), warp, lanes) : lanes;
     }
     mapping.vectorWidth = vectorWidth;
 
@@ -158,8 +177,11 @@ struct MappingContext {
           PlanBuffer{dominant->result(), BufferLevel::Block, colsPerBlock, /*accumulators=*/true});
     } else {
       v.grid = DimExpr::ceilDiv(shape.rows, rowsPerBlock);
+      // A scan's strips are of the elements after its scanned dim.
       if (colsPerBlock > 0)
-        v.grid = v.grid * DimExpr::ceilDiv(shape.cols, colsPerBlock);
+        v.grid =
+            v.grid * DimExpr::ceilDiv(shape.kind == MappingKind::Scan ? scanInner() : shape.cols,
+                                      colsPerBlock);
     }
     v.groups.push_back(PlanGroup{dominant, {dominant}, std::move(mapping), v.grid});
     v.phases.push_back(PlanPhase{{PlanStage{{0}}}});
@@ -182,7 +204,11 @@ bool require(const DimExpr &lhs, DimPredicate::Op op, int64_t rhs,
   return true;
 }
 
-/// Elementwise, RowReduce and Generic: blocks own whole rows, packed so that
+/// CPUs: the columns of a scan's lines one block walks when few rows split
+/// them over blocks (a multiple of the emitter's chunk of columns).
+constexpr int64_t kScanStripColumns = 256;
+
+/// Elementwise, RowReduce, Generic and Scan: blocks own whole rows, packed so that
 /// a block has about minElements of work (a Generic row is one output and
 /// its reduction); element-wise kernels also split long rows when there are
 /// too few rows to keep every parallel unit busy.
@@ -201,10 +227,40 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
                                      /*staging=*/true});
     return {v};
   }
+  std::vector<KernelVariant> variants;
+  if (s.kind == MappingKind::Scan) {
+    // Few rows of many lines (a scan down the first dim): strips of the
+    // lines' columns over blocks, so that every parallel unit walks some.
+    bool gpu = ctx.elementsPerLane > 0;
+    DimExpr inner = ctx.scanInner();
+    std::optional<int64_t> innerCount = inner.constantValue();
+    std::optional<int64_t> rows = s.rows.constantValue();
+    int64_t strip = gpu ? ctx.lanes : kScanStripColumns;
+    if (innerCount && rows && *rows > 0) {
+      int64_t perRow = ceilDivInt(ctx.wantedBlocks, *rows);
+      strip = std::max(strip, roundUpInt(ceilDivInt(*innerCount, perRow), strip));
+    }
+    std::vector<DimPredicate> when;
+    if (require(s.rows, DimPredicate::Op::LT, ctx.wantedBlocks, when) &&
+        require(inner, DimPredicate::Op::GT, strip, when)) {
+      variants.push_back(ctx.variant(when, 1, strip));
+      if (when.empty())
+        return variants;
+    }
+  }
+  if (s.kind == MappingKind::Scan && ctx.elementsPerLane > 0) {
+    // GPUs: enough rows that every lane of a block has a line to walk.
+    int64_t rpb = 1;
+    if (std::optional<int64_t> perRow = ctx.scanLinesPerRow(); perRow && *perRow > 0)
+      rpb = powerOfTwoAtLeast(ceilDivInt(ctx.lanes, *perRow));
+    if (std::optional<int64_t> rows = s.rows.constantValue())
+      rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));
+    variants.push_back(ctx.variant({}, rpb, 0));
+    return variants;
+  }
   bool canSplit = s.kind == MappingKind::Elementwise;
   int64_t chunk = roundUpInt(ctx.minElements, ctx.vectorWidth);
   std::optional<int64_t> rows = s.rows.constantValue();
-  std::vector<KernelVariant> variants;
 
   if (std::optional<int64_t> work = s.rowWork.constantValue()) {
     int64_t rpb = ctx.packRows(*work);
@@ -323,6 +379,17 @@ MappingShape classifyMapping(const Operation &op) {
       m.rows = productOf(in, first, last + 1);
       m.cols = productOf(in, last + 1, in.size());
     }
+    return m;
+  }
+  case OpKind::CumSum: {
+    // Whole lines per block: the rows are the dims before the scanned one.
+    const std::vector<DimExpr> &shape = op.type().shape();
+    auto dim = static_cast<size_t>(op.intAttrOr("dim", 0));
+    MappingShape m;
+    m.kind = MappingKind::Scan;
+    m.rows = productOf(shape, 0, dim);
+    m.cols = productOf(shape, dim, shape.size());
+    m.rowWork = m.cols;
     return m;
   }
   default:

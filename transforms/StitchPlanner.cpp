@@ -69,7 +69,7 @@ void KernelStitcher::chooseDominants() {
     bool promoted = !recompute_.contains(op.result()) && feedsBroadcast &&
                     category == OpCategory::ExpensiveElementwise;
     bool isDominant =
-        results_.contains(op.result()) || isReduction(op) || promoted ||
+        results_.contains(op.result()) || isReduction(op) || isScan(op) || promoted ||
         (uses > maxUses && category != OpCategory::Broadcast && category != OpCategory::Source);
     if (isDominant)
       dominant.insert(&op);
@@ -115,13 +115,18 @@ void KernelStitcher::chooseDominants() {
   // The main dominant: the last row reduction; else the last batch-column
   // reduction whose blocks own whole batches (the statistics of [B, L, C]
   // over L: what reads them per (b, c) stays in the batch's block); else
-  // the last dominant.
+  // the last scan (its blocks hold whole lines, so the rows are the dims
+  // before the scanned one, which element-wise groups can share); else the
+  // last dominant.
   main_ = -1;
   for (size_t g = 0; g < dominants_.size(); ++g)
     if (classifyMapping(*dominants_[g]).kind == MappingKind::RowReduce)
       main_ = static_cast<int>(g);
   for (size_t g = 0; g < dominants_.size() && main_ < 0; ++g)
     if (ownsWholeBatches(*dominants_[dominants_.size() - 1 - g]))
+      main_ = static_cast<int>(dominants_.size() - 1 - g);
+  for (size_t g = 0; g < dominants_.size() && main_ < 0; ++g)
+    if (isScan(*dominants_[dominants_.size() - 1 - g]))
       main_ = static_cast<int>(dominants_.size() - 1 - g);
   if (main_ < 0)
     main_ = static_cast<int>(dominants_.size()) - 1;
@@ -157,10 +162,14 @@ std::optional<size_t> KernelStitcher::alignedRowDims(const Operation &dominant,
       return std::nullopt;
     return rows.size();
   }
-  if (shape.kind != MappingKind::Elementwise)
+  if (shape.kind != MappingKind::Elementwise && shape.kind != MappingKind::Scan)
     return std::nullopt;
   const std::vector<DimExpr> &result = dominant.type().shape();
   if (result.size() < rows.size() || prefixOf(result, rows.size()) != rows)
+    return std::nullopt;
+  // A scan's block walks whole lines: the scanned dim is not a row dim.
+  if (shape.kind == MappingKind::Scan &&
+      rows.size() > static_cast<size_t>(dominant.intAttrOr("dim", 0)))
     return std::nullopt;
   return rows.size();
 }
@@ -215,6 +224,9 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
         const std::vector<DimExpr> &to = op.type().shape();
         while (kept < prefix && kept < from.size() && kept < to.size() && from[kept] == to[kept])
           ++kept;
+      } else if (op.kind() == OpKind::CumSum) {
+        // An element sums its line: the dims before the scanned one.
+        kept = std::min(prefix, static_cast<size_t>(op.intAttrOr("dim", 0)));
       } else if (op.kind() == OpKind::TakeAlongAxis) {
         // y[..., i, ...] = x[..., idx[..., i, ...], ...] picks along `dim`
         // only: the dims before it are the result's (a row's label pick).
@@ -331,9 +343,10 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
 
   // The rows every aligned group shares.
   std::optional<std::vector<DimExpr>> rows;
-  bool rowMajor = mainMapping.colsPerBlock == 0 && (mainMapping.kind == MappingKind::RowReduce ||
-                                                    mainMapping.kind == MappingKind::Elementwise ||
-                                                    mainMapping.kind == MappingKind::ColumnPartial);
+  bool rowMajor =
+      mainMapping.colsPerBlock == 0 &&
+      (mainMapping.kind == MappingKind::RowReduce || mainMapping.kind == MappingKind::Elementwise ||
+       mainMapping.kind == MappingKind::ColumnPartial || mainMapping.kind == MappingKind::Scan);
   // A split row reduction's rows: groups over them split their rows into the
   // same chunks, and every edge is Global (no block owns a whole row).
   bool splitRows = mainMapping.kind == MappingKind::RowPartial;
@@ -352,7 +365,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       const std::vector<int64_t> &reduced = mainOp.attr("dims")->getIntList();
       rows = prefixOf(mainOp.operand(0)->type().shape(),
                       static_cast<size_t>(*std::min_element(reduced.begin(), reduced.end())));
-    } else
+    } else if (mainMapping.kind == MappingKind::Scan)
+      rows = prefixOf(result, static_cast<size_t>(mainOp.intAttrOr("dim", 0)));
+    else
       rows = prefixOf(result, result.empty() ? 0 : result.size() - 1);
     if (dimProduct(*rows) != mainRows)
       rows.reset();
@@ -612,12 +627,12 @@ StitchedKernel KernelStitcher::run() {
 
 namespace {
 
-/// Dominants that are neither results nor reductions (kept only to save
+/// Dominants that are neither results, reductions nor scans (kept only to save
 /// recomputation) which the plan keeps in global scratch.
 std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel) {
   std::vector<const Value *> promotions;
   for (const Value *value : kernel.scratch)
-    if (!isReduction(*value->definingOp()))
+    if (!isReduction(*value->definingOp()) && !isScan(*value->definingOp()))
       promotions.push_back(value);
   return promotions;
 }

@@ -3,7 +3,7 @@
 
 // The per-block loops of each mapping kind of KernelPlan.h (element-wise in
 // GroupEmitter.cpp, reductions in RowReductionEmitter.cpp and
-// ColumnReductionEmitter.cpp).
+// ColumnReductionEmitter.cpp, scans in ScanEmitter.cpp).
 //
 // Block layout (the planner's grid must match):
 //   Elementwise: rows x cols of the dominant's result, split where the
@@ -23,6 +23,9 @@
 //     into partials row b.
 //   ColumnCombine: block b combines the partials of columns
 //     [b*colsPerBlock, ...).
+//   Scan: block b owns rows [b*rowsPerBlock, ...) as Elementwise does
+//     (colsPerBlock 0); their lines (ScanEmitter.cpp) go to the block's
+//     lanes in turn.
 // Blocks past the end do nothing.
 
 #include <functional>
@@ -154,6 +157,7 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId);
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId);
+void emitScanBlock(GroupEmission &group, llvm::Value *blockId);
 
 } // namespace xs
 

@@ -179,6 +179,8 @@ void emitGroup(GroupEmission &emission, llvm::Value *blockId) {
     return emitColumnCombineBlock(emission, blockId);
   case MappingKind::RowCombine:
     return emitRowCombineBlock(emission, blockId);
+  case MappingKind::Scan:
+    return emitScanBlock(emission, blockId);
   }
 }
 

@@ -278,6 +278,22 @@ std::vector<OpCase> allCases() {
                oneOp("%x: i64[N, M]", "reduce_max %x {dims = [0]}"),
                {{"x", {-100, 100}}}});
   c.push_back({"reduce_sum_f16", oneOp("%x: f16[N, 7]", "reduce_sum %x {dims = [1]}")});
+  // Scans: along rows and down columns, every flag, integers wrapping
+  // exactly, 16-bit floats summed wide; and stitched with what reads them.
+  c.push_back({"cumsum_rows", oneOp("%x: f32[N, M]", "cumsum %x {dim = 1}")});
+  c.push_back(
+      {"cumsum_cols_exclusive", oneOp("%x: f32[N, M]", "cumsum %x {dim = 0, exclusive = 1}")});
+  c.push_back(
+      {"cumsum_middle_reverse", oneOp("%x: f64[N, M, 3]", "cumsum %x {dim = 1, reverse = 1}")});
+  c.push_back({"cumsum_i32_wrap",
+               oneOp("%x: i32[N, M]", "cumsum %x {dim = 1, exclusive = 1, reverse = 1}"),
+               {{"x", {1.0e9, 2.0e9}}}});
+  c.push_back({"cumsum_f16", oneOp("%x: f16[N, M]", "cumsum %x {dim = 1}")});
+  c.push_back({"cumsum_position_ids",
+               "func @f(%mask: i64[N, M]) -> (ids) {\n  %c = cumsum %mask {dim = 1}\n"
+               "  %m = mul %c, %mask\n  %one = constant {value = 1} : i64[N, M]\n"
+               "  %ids = add %m, %one\n  return %ids\n}\n",
+               {{"mask", {0, 2}}}});
   for (const char *op : {"argmax", "argmin"}) {
     c.push_back(
         {absl::StrCat(op, "_rows"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 1}"))});
@@ -404,7 +420,8 @@ constexpr const char *kExactCases[] = {
     "cast_f32_i32", "cast_f32_i8", "cast_f32_f16", "cast_f32_bf16", "cast_f32_f64",
     "cast_f32_i1", "cast_i32_f32", "cast_f16_f32",
     "add_f32_overflow", "mul_f32_overflow", "add_f16_overflow",
-    "cast_f32_i32_wrap", "cast_f32_i64_beyond", "cast_f64_u8_wrap"};
+    "cast_f32_i32_wrap", "cast_f32_i64_beyond", "cast_f64_u8_wrap", "cumsum_i32_wrap",
+    "cumsum_position_ids"};
 // clang-format on
 
 bool isExact(const std::string &name) {

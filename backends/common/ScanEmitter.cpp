@@ -1,0 +1,389 @@
+// The Scan mapping (layout in GroupEmitter.h). GPUs: each line of the
+// block's rows walked in the scan's order by one lane, the running state in a
+// register; adjacent lanes take adjacent lines, so a scan down a dim other
+// than the last reads and writes coalesced. CPUs: a row's lines along the
+// last dim one after another, a register each; lines down another dim in
+// chunks of adjacent columns, advancing the whole chunk one step along the
+// scanned dim at a time (a vector of states, contiguous loads and stores).
+// Either way each element is read and written once.
+
+#include <algorithm>
+#include <functional>
+#include <utility>
+#include <vector>
+
+#include "backends/common/GroupEmitter.h"
+#include "backends/common/LoopBuilder.h"
+#include "backends/common/Reduction.h"
+#include "backends/common/TypeLowering.h"
+
+namespace xs {
+
+namespace {
+
+/// CPUs: the adjacent columns whose states advance together (f64 states:
+/// 2 KiB, in L1): each step along the scanned dim reads and writes 1 KiB of
+/// f32 contiguously (64 columns at a time read a new page every step of a
+/// scan down [16384, 1024], half the speed).
+constexpr int64_t kScanChunkColumns = 256;
+/// CPUs: the elements of a line summed in vector registers at a time (a
+/// multiple of every vector's lanes).
+constexpr int64_t kScanChunk = 64;
+
+/// What one scan op accumulates: f32 and f64 sums in f64 (as the
+/// interpreter and PyTorch's CPU cumsum do, so that long lines do not drift
+/// from them; f32 states would run f32[R, 1024] rows at about twice the
+/// speed), f16 and bf16 sums in f32 (far finer than their results), integer
+/// sums at their own width, wrapping.
+struct ScanSum {
+  ElementType element;
+  llvm::Type *state;
+
+  ScanSum(llvm::LLVMContext &context, ElementType type)
+      : element(type),
+        state(computeType(context, type == ElementType::F16 || type == ElementType::BF16
+                                       ? ElementType::F32
+                                   : isFloat(type) ? ElementType::F64
+                                                   : type)) {}
+
+  llvm::Value *zero() const { return llvm::Constant::getNullValue(state); }
+
+  /// An element (in its compute type) as a state.
+  llvm::Value *widen(llvm::IRBuilder<> &b, llvm::Value *x) const {
+    return isFloat(element) && x->getType() != state ? b.CreateFPExt(x, state) : x;
+  }
+
+  /// sum + x, both states (scalars or vectors of them).
+  llvm::Value *add(llvm::IRBuilder<> &b, llvm::Value *sum, llvm::Value *x) const {
+    return isFloat(element) ? b.CreateFAdd(sum, x) : b.CreateAdd(sum, x);
+  }
+
+  /// The state as an element of the result, in its compute type.
+  llvm::Value *result(llvm::IRBuilder<> &b, llvm::Value *sum) const {
+    llvm::Type *type = computeType(b.getContext(), element);
+    return type == state ? sum : b.CreateFPTrunc(sum, type);
+  }
+};
+
+/// The scan of one group, as the block walks it.
+class ScanBlock {
+public:
+  ScanBlock(GroupEmission &group, const Operation &op)
+      : group_(group), gen_(group.gen), ctx_(gen_.context()), b_(ctx_.b), op_(op),
+        shape_(op.type().shape()), dim_(static_cast<size_t>(op.intAttrOr("dim", 0))),
+        exclusive_(op.intAttrOr("exclusive", 0) != 0), reverse_(op.intAttrOr("reverse", 0) != 0),
+        sum_(b_.getContext(), op.type().elementType()) {
+    outerShape_.assign(shape_.begin(), shape_.begin() + static_cast<std::ptrdiff_t>(dim_));
+    innerShape_.assign(shape_.begin() + static_cast<std::ptrdiff_t>(dim_) + 1, shape_.end());
+    length_ = gen_.dim(shape_[dim_]);
+    inner_ = gen_.dim(dimProduct(innerShape_));
+  }
+
+  void emit(llvm::Value *blockId) {
+    const ThreadMapping &mapping = group_.group.mapping;
+    llvm::Value *rows = gen_.dim(mapping.rows);
+    llvm::Value *cols = gen_.dim(mapping.cols);
+    // Strips (colsPerBlock > 0) are of the columns after the scanned dim.
+    ColumnStrip strip = columnStrip(b_, blockId, inner_, mapping.colsPerBlock);
+    auto [rowBegin, rowEnd] = blockRange(b_, strip.outerBlock, mapping.rowsPerBlock, rows);
+    setTileOrigins(group_, shape_, b_.CreateMul(rowBegin, cols));
+    // A row holds cols / (length * inner) indices of the dims before the
+    // scanned one (none when a dim is empty).
+    llvm::Value *lineSize = emitMax(b_, b_.CreateMul(length_, inner_), b_.getInt64(1));
+    llvm::Value *outersPerRow = b_.CreateUDiv(cols, lineSize);
+    llvm::Value *outerBegin = b_.CreateMul(rowBegin, outersPerRow);
+    llvm::Value *outerEnd = b_.CreateMul(rowEnd, outersPerRow);
+    llvm::Value *width =
+        emitMax(b_, b_.CreateSub(strip.end, strip.begin), b_.getInt64(0)); // past the end: 0
+    llvm::Value *lanes = ctx_.target.laneCount(b_);
+    std::optional<int64_t> inner = dimProduct(innerShape_).constantValue();
+    if (isSingleLane(lanes) && !(inner && *inner == 1))
+      walkChunks(outerBegin, outerEnd, strip.begin, strip.end);
+    else
+      walkLines(lanes, outerBegin, outerEnd, strip.begin, width);
+  }
+
+private:
+  /// The element at outer index `outer` (unraveled), step `j` along the
+  /// scanned dim and column `column` (unraveled), and its position.
+  std::vector<llvm::Value *> indexAt(const std::vector<llvm::Value *> &outer, llvm::Value *j,
+                                     const std::vector<llvm::Value *> &column) const {
+    std::vector<llvm::Value *> index = outer;
+    index.push_back(j);
+    index.insert(index.end(), column.begin(), column.end());
+    return index;
+  }
+
+  /// Step k of the walk is element j of the line.
+  llvm::Value *stepIndex(llvm::Value *k) {
+    return reverse_ ? b_.CreateSub(b_.CreateSub(length_, b_.getInt64(1)), k) : k;
+  }
+
+  /// Adds the element at `index` (position `position`) to `state` and
+  /// stores what the scan gives there; returns the new state.
+  llvm::Value *step(const std::vector<llvm::Value *> &index, llvm::Value *position,
+                    llvm::Value *state) {
+    gen_.setElementPosition(shape_, index, position);
+    llvm::Value *next = sum_.add(b_, state, sum_.widen(b_, gen_.emit(op_.operand(0), index)));
+    storeReduced(group_, sum_.result(b_, exclusive_ ? state : next), index, position);
+    gen_.clearElementPosition();
+    return next;
+  }
+
+  /// Lines [outer, column] for outer in [outerBegin, outerEnd) and column
+  /// in [columnBegin, columnBegin + width). GPUs: the block's lanes take
+  /// every lanes-th line, each walked with its state in a register. CPUs:
+  /// the lines in turn, each in chunks (walkChunked).
+  void walkLines(llvm::Value *lanes, llvm::Value *outerBegin, llvm::Value *outerEnd,
+                 llvm::Value *columnBegin, llvm::Value *width) {
+    bool oneLane = isSingleLane(lanes);
+    llvm::Value *count = b_.CreateMul(b_.CreateSub(outerEnd, outerBegin), width);
+    llvm::Value *divisor = emitMax(b_, width, b_.getInt64(1));
+    llvm::Value *buffer = oneLane ? chunkBuffer() : nullptr;
+    LoopResult lineLoop = emitStridedLoop(
+        b_, oneLane ? b_.getInt64(0) : ctx_.target.laneId(b_), count, oneLane ? nullptr : lanes, {},
+        [&](llvm::Value *line, llvm::ArrayRef<llvm::Value *>) {
+          llvm::Value *outer = b_.CreateAdd(outerBegin, b_.CreateUDiv(line, divisor));
+          llvm::Value *column = b_.CreateAdd(columnBegin, b_.CreateURem(line, divisor));
+          std::vector<llvm::Value *> outerIdx = gen_.unravel(outer, outerShape_);
+          std::vector<llvm::Value *> columnIdx = gen_.unravel(column, innerShape_);
+          // Element j of the line is at (outer * length + j) * inner + column.
+          llvm::Value *start =
+              b_.CreateAdd(b_.CreateMul(b_.CreateMul(outer, length_), inner_), column);
+          auto at = [&](llvm::Value *j) {
+            return std::pair{indexAt(outerIdx, j, columnIdx),
+                             b_.CreateAdd(start, b_.CreateMul(j, inner_))};
+          };
+          if (oneLane) {
+            walkChunked(buffer, at);
+            return std::vector<llvm::Value *>{};
+          }
+          LoopResult walk = emitLoop(
+              b_, b_.getInt64(0), length_, {sum_.zero()},
+              [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *> state) {
+                auto [index, position] = at(stepIndex(k));
+                return std::vector<llvm::Value *>{step(index, position, state[0])};
+              },
+              "scan");
+          // The state is a chain through the walk: nothing to vectorize.
+          ctx_.target.annotateRowLoop(walk.latch);
+          return std::vector<llvm::Value *>{};
+        },
+        "line");
+    ctx_.target.annotateRowLoop(lineLoop.latch);
+  }
+
+  /// The lanes of the state type in one vector register of the target.
+  int64_t stateLanes() const {
+    int64_t bytes = static_cast<int64_t>(sum_.state->getPrimitiveSizeInBits() / 8);
+    return std::clamp<int64_t>(ctx_.target.description().vectorBytes / std::max<int64_t>(bytes, 1),
+                               1, kScanChunk);
+  }
+
+  /// A stack array of states: the sum before a chunk in the slot just
+  /// before dataStart() (slot(-1)), the chunk's elements, then their running
+  /// sums, from dataStart(), which is 64-byte aligned so that no vector of
+  /// them straddles two cache lines.
+  int64_t dataStart() const {
+    return std::max<int64_t>(64 / static_cast<int64_t>(sum_.state->getPrimitiveSizeInBits() / 8),
+                             1);
+  }
+  llvm::Value *chunkBuffer() {
+    llvm::Function *kernel = b_.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
+    llvm::AllocaInst *buffer = entry.CreateAlloca(chunkType(), nullptr, "scan.chunk");
+    buffer->setAlignment(llvm::Align(64));
+    return buffer;
+  }
+  llvm::ArrayType *chunkType() const {
+    return llvm::ArrayType::get(sum_.state, static_cast<uint64_t>(dataStart() + kScanChunk));
+  }
+  /// Slot `i` counted from dataStart() (-1: the sum before the chunk).
+  llvm::Value *slot(llvm::Value *buffer, llvm::Value *i) {
+    return b_.CreateInBoundsGEP(chunkType(), buffer,
+                                {b_.getInt64(0), b_.CreateAdd(i, b_.getInt64(dataStart()))});
+  }
+
+  /// CPUs, one line (`at`: step j's index and position) in chunks of
+  /// kScanChunk elements: the chunk's elements into the buffer (a loop the
+  /// vectorizer takes), their running sums in vector registers (each
+  /// vector's prefix sums by log2(lanes) shifted adds, then the sum before
+  /// it added; one dependent addition per vector instead of per element),
+  /// then the results out of the buffer (vectorized again).
+  void walkChunked(
+      llvm::Value *buffer,
+      const std::function<std::pair<std::vector<llvm::Value *>, llvm::Value *>(llvm::Value *j)>
+          &at) {
+    llvm::Value *chunk = b_.getInt64(kScanChunk);
+    int64_t lanes = stateLanes();
+    auto *vectorType = llvm::FixedVectorType::get(sum_.state, static_cast<unsigned>(lanes));
+    llvm::Value *before = slot(buffer, b_.getInt64(-1));
+    b_.CreateStore(sum_.zero(), before);
+    LoopResult chunks = emitStridedLoop(
+        b_, b_.getInt64(0), length_, chunk, {},
+        [&](llvm::Value *first, llvm::ArrayRef<llvm::Value *>) {
+          llvm::Value *width = emitMin(b_, chunk, b_.CreateSub(length_, first));
+          // Elements, then zeros past the line's end.
+          LoopResult load = emitLoop(
+              b_, b_.getInt64(0), width, {},
+              [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
+                gen_.setElementPosition(shape_, index, position);
+                llvm::Value *x = sum_.widen(b_, gen_.emit(op_.operand(0), index));
+                gen_.clearElementPosition();
+                b_.CreateStore(x, slot(buffer, c));
+                return std::vector<llvm::Value *>{};
+              },
+              "scan.load");
+          ctx_.target.annotateInnerLoop(load.latch, 0, narrowVectorWidth(group_.group));
+          LoopResult pad = emitLoop(
+              b_, width, chunk, {},
+              [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                b_.CreateStore(sum_.zero(), slot(buffer, c));
+                return std::vector<llvm::Value *>{};
+              },
+              "scan.pad");
+          ctx_.target.annotateRowLoop(pad.latch);
+          // Running sums, a vector at a time, from the sum before the chunk:
+          // each vector's prefix sums, then the sum before it added. Only
+          // the sums before each vector form a chain (one addition per
+          // vector); the prefix sums are independent of it.
+          llvm::Value *previous = b_.CreateLoad(sum_.state, before);
+          llvm::Value *carry = b_.CreateVectorSplat(static_cast<unsigned>(lanes), previous);
+          llvm::Value *zeros = llvm::Constant::getNullValue(vectorType);
+          std::vector<int> last(static_cast<size_t>(lanes), static_cast<int>(lanes - 1));
+          llvm::Align vectorAlign(static_cast<uint64_t>(
+              std::min<int64_t>(64, lanes * (sum_.state->getPrimitiveSizeInBits() / 8))));
+          for (int64_t v = 0; v < kScanChunk / lanes; ++v) {
+            llvm::Value *address = slot(buffer, b_.getInt64(v * lanes));
+            llvm::Value *x = b_.CreateAlignedLoad(vectorType, address, vectorAlign);
+            for (int64_t shift = 1; shift < lanes; shift *= 2) {
+              // Lane i adds lane i - shift (zero for the first `shift`).
+              std::vector<int> mask;
+              for (int64_t i = 0; i < lanes; ++i)
+                mask.push_back(static_cast<int>(i < shift ? lanes + i : i - shift));
+              x = sum_.add(b_, x, b_.CreateShuffleVector(x, zeros, mask));
+            }
+            llvm::Value *total = b_.CreateShuffleVector(x, last);
+            b_.CreateAlignedStore(sum_.add(b_, x, carry), address, vectorAlign);
+            carry = sum_.add(b_, carry, total);
+          }
+          // The next chunk starts from this one's total.
+          b_.CreateStore(b_.CreateExtractElement(carry, static_cast<uint64_t>(0)), before);
+          // Results: slot c holds the sum through element c, slot c - 1 the
+          // sum before it (for the first, the sum before the chunk, read
+          // before the next chunk's total replaced it: kept in `previous`).
+          LoopResult store = emitLoop(
+              b_, b_.getInt64(0), width, {},
+              [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
+                llvm::Value *value =
+                    exclusive_ ? b_.CreateSelect(
+                                     b_.CreateICmpEQ(c, b_.getInt64(0)), previous,
+                                     b_.CreateLoad(sum_.state,
+                                                   slot(buffer, b_.CreateSub(c, b_.getInt64(1)))))
+                               : b_.CreateLoad(sum_.state, slot(buffer, c));
+                gen_.setElementPosition(shape_, index, position);
+                storeReduced(group_, sum_.result(b_, value), index, position);
+                gen_.clearElementPosition();
+                return std::vector<llvm::Value *>{};
+              },
+              "scan.store");
+          ctx_.target.annotateInnerLoop(store.latch, 0, narrowVectorWidth(group_.group));
+          return std::vector<llvm::Value *>{};
+        },
+        "scan.chunks");
+    ctx_.target.annotateRowLoop(chunks.latch);
+  }
+
+  /// CPUs, lines down a dim other than the last: for each outer index,
+  /// chunks of kScanChunkColumns adjacent columns of [columnBegin,
+  /// columnEnd), each chunk's states in a stack array advanced together one
+  /// step along the scanned dim at a time.
+  void walkChunks(llvm::Value *outerBegin, llvm::Value *outerEnd, llvm::Value *columnBegin,
+                  llvm::Value *columnEnd) {
+    llvm::Function *kernel = b_.GetInsertBlock()->getParent();
+    llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
+    llvm::Value *states = entry.CreateAlloca(llvm::ArrayType::get(sum_.state, kScanChunkColumns),
+                                             nullptr, "scan.states");
+    auto stateAt = [&](llvm::Value *c) {
+      return b_.CreateInBoundsGEP(llvm::ArrayType::get(sum_.state, kScanChunkColumns), states,
+                                  {b_.getInt64(0), c});
+    };
+    LoopResult outerLoop = emitLoop(
+        b_, outerBegin, outerEnd, {},
+        [&](llvm::Value *outer, llvm::ArrayRef<llvm::Value *>) {
+          std::vector<llvm::Value *> outerIdx = gen_.unravel(outer, outerShape_);
+          llvm::Value *lineStart = b_.CreateMul(b_.CreateMul(outer, length_), inner_);
+          LoopResult chunkLoop = emitStridedLoop(
+              b_, columnBegin, columnEnd, b_.getInt64(kScanChunkColumns), {},
+              [&](llvm::Value *chunk, llvm::ArrayRef<llvm::Value *>) {
+                llvm::Value *width =
+                    emitMin(b_, b_.getInt64(kScanChunkColumns), b_.CreateSub(columnEnd, chunk));
+                LoopResult clear = emitLoop(
+                    b_, b_.getInt64(0), width, {},
+                    [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                      b_.CreateStore(sum_.zero(), stateAt(c));
+                      return std::vector<llvm::Value *>{};
+                    },
+                    "scan.clear");
+                ctx_.target.annotateInnerLoop(clear.latch, 0);
+                LoopResult walk = emitLoop(
+                    b_, b_.getInt64(0), length_, {},
+                    [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
+                      llvm::Value *j = stepIndex(k);
+                      llvm::Value *rowStart = b_.CreateAdd(lineStart, b_.CreateMul(j, inner_));
+                      LoopResult columns = emitLoop(
+                          b_, b_.getInt64(0), width, {},
+                          [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+                            llvm::Value *column = b_.CreateAdd(chunk, c);
+                            llvm::Value *slot = stateAt(c);
+                            llvm::Value *next = step(
+                                indexAt(outerIdx, j, gen_.unravel(column, innerShape_)),
+                                b_.CreateAdd(rowStart, column), b_.CreateLoad(sum_.state, slot));
+                            b_.CreateStore(next, slot);
+                            return std::vector<llvm::Value *>{};
+                          },
+                          "scan.columns");
+                      ctx_.target.annotateInnerLoop(columns.latch, 0,
+                                                    narrowVectorWidth(group_.group));
+                      return std::vector<llvm::Value *>{};
+                    },
+                    "scan");
+                ctx_.target.annotateRowLoop(walk.latch);
+                return std::vector<llvm::Value *>{};
+              },
+              "scan.chunk");
+          ctx_.target.annotateRowLoop(chunkLoop.latch);
+          return std::vector<llvm::Value *>{};
+        },
+        "outer");
+    ctx_.target.annotateRowLoop(outerLoop.latch);
+  }
+
+  GroupEmission &group_;
+  ElementGenerator &gen_;
+  KernelContext &ctx_;
+  llvm::IRBuilder<> &b_;
+  const Operation &op_;
+  const std::vector<DimExpr> &shape_;
+  size_t dim_;
+  bool exclusive_;
+  bool reverse_;
+  ScanSum sum_;
+  std::vector<DimExpr> outerShape_;
+  std::vector<DimExpr> innerShape_;
+  llvm::Value *length_ = nullptr;
+  llvm::Value *inner_ = nullptr;
+};
+
+} // namespace
+
+void emitScanBlock(GroupEmission &group, llvm::Value *blockId) {
+  const Operation &op = *group.group.dominant;
+  if (op.kind() != OpKind::CumSum)
+    return group.gen.context().fail("a scan mapping needs a cumsum (" + op.result()->name() + ")");
+  ScanBlock(group, op).emit(blockId);
+}
+
+} // namespace xs
