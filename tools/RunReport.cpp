@@ -67,7 +67,8 @@ std::string formatRunReportJson(const RunReport &r) {
     kernels.push_back(absl::StrCat(
         "{\"name\": ", jsonQuote(k.name), ", \"kind\": ", jsonQuote(k.kind), ", \"ops\": [",
         absl::StrJoin(ops, ", "), "], \"reads\": [", absl::StrJoin(reads, ", "),
-        "], \"sources\": [", absl::StrJoin(sources, ", "), "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
+        "], \"sources\": [", absl::StrJoin(sources, ", "),
+        "], \"time_us\": ", optional(k.medianSeconds, [](double s) { return number(s * 1e6); }),
         ", \"variant\": ", optional(k.variant, [](int v) { return absl::StrCat(v); }),
         ", \"phases\": ", optional(k.phases, [](int v) { return absl::StrCat(v); }),
         ", \"schemes\": [", absl::StrJoin(edges, ", "),
