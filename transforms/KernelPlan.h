@@ -79,9 +79,10 @@ enum class MappingKind : uint8_t {
   RowCombine,
   /// A scan (cumsum) along dim d of its result: rows = the dims before d,
   /// cols = the rest (the scanned dim and the dims after it), whole rows per
-  /// block as Elementwise lays them out. Each line of a row (the elements
-  /// along d at one index of the other dims) is walked in the scan's order
-  /// by one lane carrying the running state.
+  /// block as Elementwise lays them out; colsPerBlock > 0 (few rows): a
+  /// block takes a strip of that many of the columns after d instead. Each
+  /// line (the elements along d at one index of the other dims) is walked
+  /// once, in the scan's order, by one lane.
   Scan,
 };
 std::string_view mappingKindName(MappingKind kind);

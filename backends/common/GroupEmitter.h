@@ -23,9 +23,10 @@
 //     into partials row b.
 //   ColumnCombine: block b combines the partials of columns
 //     [b*colsPerBlock, ...).
-//   Scan: block b owns rows [b*rowsPerBlock, ...) as Elementwise does
-//     (colsPerBlock 0); their lines (ScanEmitter.cpp) go to the block's
-//     lanes in turn.
+//   Scan: block b owns rows [r*rowsPerBlock, ...) as Elementwise does and,
+//     with colsPerBlock > 0, the strip [c*colsPerBlock, ...) of the
+//     columns after the scanned dim, r = b / strips, c = b % strips; their
+//     lines (ScanEmitter.cpp) go to the block's lanes in turn.
 // Blocks past the end do nothing.
 
 #include <functional>

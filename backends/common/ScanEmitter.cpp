@@ -1,11 +1,12 @@
 // The Scan mapping (layout in GroupEmitter.h). GPUs: each line of the
 // block's rows walked in the scan's order by one lane, the running state in a
 // register; adjacent lanes take adjacent lines, so a scan down a dim other
-// than the last reads and writes coalesced. CPUs: a row's lines along the
-// last dim one after another, a register each; lines down another dim in
-// chunks of adjacent columns, advancing the whole chunk one step along the
-// scanned dim at a time (a vector of states, contiguous loads and stores).
-// Either way each element is read and written once.
+// than the last reads and writes coalesced. CPUs: lines along the last dim
+// one after another, each in chunks whose running sums are taken in vector
+// registers (walkChunked); lines down another dim in chunks of adjacent
+// columns, advancing the whole chunk one step along the scanned dim at a
+// time (a vector of states, contiguous loads and stores). Either way each
+// element is read and written once.
 
 #include <algorithm>
 #include <functional>
@@ -188,12 +189,16 @@ private:
     return std::max<int64_t>(64 / static_cast<int64_t>(sum_.state->getPrimitiveSizeInBits() / 8),
                              1);
   }
-  llvm::Value *chunkBuffer() {
+  llvm::Value *chunkBuffer() { return stackArray(chunkType(), "scan.chunk"); }
+
+  /// A stack array in the kernel's entry block (one per kernel, reused by
+  /// every line and block the kernel walks), 64-byte aligned.
+  llvm::Value *stackArray(llvm::ArrayType *type, const char *name) {
     llvm::Function *kernel = b_.GetInsertBlock()->getParent();
     llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
-    llvm::AllocaInst *buffer = entry.CreateAlloca(chunkType(), nullptr, "scan.chunk");
-    buffer->setAlignment(llvm::Align(64));
-    return buffer;
+    llvm::AllocaInst *array = entry.CreateAlloca(type, nullptr, name);
+    array->setAlignment(llvm::Align(64));
+    return array;
   }
   llvm::ArrayType *chunkType() const {
     return llvm::ArrayType::get(sum_.state, static_cast<uint64_t>(dataStart() + kScanChunk));
@@ -302,13 +307,10 @@ private:
   /// step along the scanned dim at a time.
   void walkChunks(llvm::Value *outerBegin, llvm::Value *outerEnd, llvm::Value *columnBegin,
                   llvm::Value *columnEnd) {
-    llvm::Function *kernel = b_.GetInsertBlock()->getParent();
-    llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
-    llvm::Value *states = entry.CreateAlloca(llvm::ArrayType::get(sum_.state, kScanChunkColumns),
-                                             nullptr, "scan.states");
+    llvm::ArrayType *statesType = llvm::ArrayType::get(sum_.state, kScanChunkColumns);
+    llvm::Value *states = stackArray(statesType, "scan.states");
     auto stateAt = [&](llvm::Value *c) {
-      return b_.CreateInBoundsGEP(llvm::ArrayType::get(sum_.state, kScanChunkColumns), states,
-                                  {b_.getInt64(0), c});
+      return b_.CreateInBoundsGEP(statesType, states, {b_.getInt64(0), c});
     };
     LoopResult outerLoop = emitLoop(
         b_, outerBegin, outerEnd, {},
