@@ -201,7 +201,7 @@ GenValue Generator::partnerOf(const GenValue &x) {
 }
 
 bool Generator::step() {
-  switch (pick(20)) {
+  switch (pick(21)) {
   case 0:
   case 1:
   case 2:
@@ -234,6 +234,8 @@ bool Generator::step() {
     return genArgReduce();
   case 18:
     return genGather();
+  case 19:
+    return genScan();
   default:
     return chance(0.3) ? genIota() : genUnary();
   }

@@ -94,6 +94,7 @@ private:
   bool genReduce();
   bool genArgReduce();
   bool genGather();
+  bool genScan();
   bool genIota();
 
   std::mt19937_64 rng_;

@@ -446,6 +446,30 @@ bool Generator::genGather() {
   return true;
 }
 
+bool Generator::genScan() {
+  GenValue x = operand();
+  if (x.shape.empty())
+    return false;
+  int k = pick(x.shape.size());
+  std::string attrs = absl::StrCat(" {dim = ", k, chance(0.3) ? ", exclusive = 1" : "",
+                                   chance(0.3) ? ", reverse = 1" : "", "}");
+  double magnitude = x.magnitude * dimBound(x.shape[k]);
+  if (x.exact && chance(0.4)) {
+    // Integer running sums are exact on both sides (no wrap at these
+    // magnitudes), so what follows them may be discontinuous.
+    GenValue i = withType(x, ElementType::I32);
+    GenValue s = emit(absl::StrCat("cumsum %", i.name, attrs), ElementType::I32, x.shape, magnitude,
+                      magnitude < 0x1p24, false);
+    values_.push_back(bounded(withType(s, x.type)));
+    return true;
+  }
+  // Float running sums: the compiled code's summation order differs from
+  // the interpreter's in the last bits.
+  values_.push_back(bounded(
+      emit(absl::StrCat("cumsum %", x.name, attrs), x.type, x.shape, magnitude, false, false)));
+  return true;
+}
+
 bool Generator::genIota() {
   std::vector<DimExpr> shape;
   for (int rank = 1 + pick(3); static_cast<int>(shape.size()) < rank;)
