@@ -73,6 +73,12 @@ const OpCase kCases[] = {
      "func @f(%m: i64[R, 1024]) -> (y) {\n"
      "  %y = cumsum %m {dim = 1}\n  return %y\n}\n",
      {{"m", {0, 2}}}},
+    // top_k along each row (sampling's top-k; the lines are read once and
+    // only chunks holding a better element than the k-th are inserted).
+    {"top_k rows k 8", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                       "  %y = top_k %a {dim = 1, k = 8}\n  return %y\n}\n"},
+    {"top_k rows k 50", "func @f(%a: f32[R, 1024]) -> (y) {\n"
+                        "  %y = top_k %a {dim = 1, k = 50}\n  return %y\n}\n"},
     // Ops with data checks: rows of a table picked by index (an embedding
     // lookup), elements of each row picked by index, integer division.
     {"gather rows",

@@ -151,6 +151,8 @@ std::string_view hostCheckText(HostCheck::Kind kind) {
     return "reflect padding as wide as the dim";
   case HostCheck::Kind::EdgePadOfEmpty:
     return "edge padding of an empty dim";
+  case HostCheck::Kind::TopKBeyondDim:
+    return "top_k of more elements than the dim has";
   }
   return "data error";
 }

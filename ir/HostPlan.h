@@ -133,6 +133,7 @@ struct HostCheck {
     // Checked on the host when the dims are bound (they depend on no data):
     ReflectPadTooWide, // pad {mode = reflect} of dim `axis` by `amount` >= bound
     EdgePadOfEmpty,    // pad {mode = edge} of dim `axis`, whose size `bound` is 0
+    TopKBeyondDim,     // top_k of k = `amount` along dim `axis`, which has `bound` < k
   };
   Kind kind = Kind::DivisionByZero;
   std::string kernel; // the KernelPlan whose body holds the op
@@ -140,7 +141,7 @@ struct HostCheck {
   std::string op;     // the op as reports name it: "%g = gather"
   DimExpr bound;      // the size of the dim indexed or padded
   int axis = 0;       // pads: the dim padded
-  int64_t amount = 0; // ReflectPadTooWide: the larger of its low and high padding
+  int64_t amount = 0; // ReflectPadTooWide: the larger of its low and high padding; top_k: k
   /// Whether the check runs on the host when the dims are bound, rather
   /// than in the kernel.
   bool onHost() const { return kind >= Kind::ReflectPadTooWide; }

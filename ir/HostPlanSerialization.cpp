@@ -460,7 +460,7 @@ absl::StatusOr<HostPlan> readHostPlan(ByteReader &in, const std::shared_ptr<cons
   for (size_t i = 0; i < checks; ++i) {
     HostCheck c;
     XS_ASSIGN_OR_RETURN(uint64_t kind, in.u64("a check's kind"));
-    if (kind > static_cast<uint64_t>(HostCheck::Kind::EdgePadOfEmpty))
+    if (kind > static_cast<uint64_t>(HostCheck::Kind::TopKBeyondDim))
       return malformed(strCat("check kind ", kind));
     c.kind = static_cast<HostCheck::Kind>(kind);
     XS_ASSIGN_OR_RETURN(std::string_view kernel, in.string("a check's kernel"));

@@ -189,49 +189,4 @@ absl::StatusOr<HostTensor> evaluateReduce(const OpContext &ctx) {
   return reduceIntegers(ctx, *positions);
 }
 
-absl::StatusOr<HostTensor> evaluateScan(const OpContext &ctx) {
-  const HostTensor &x = ctx.operand(0);
-  if (x.elementType() != ctx.resultType || x.shape() != ctx.resultShape)
-    return ctx.error("operand ", x.typeStr(), " must have the result's type");
-  const std::vector<int64_t> &shape = x.shape();
-  int64_t dim = ctx.op.intAttrOr("dim", 0);
-  if (dim < 0 || static_cast<size_t>(dim) >= shape.size())
-    return ctx.error("'dim' ", dim, " is out of range for rank ", shape.size());
-  bool exclusive = ctx.op.intAttrOr("exclusive", 0) != 0;
-  bool reverse = ctx.op.intAttrOr("reverse", 0) != 0;
-  int64_t length = shape[static_cast<size_t>(dim)], outer = 1, inner = 1;
-  for (size_t d = 0; d < static_cast<size_t>(dim); ++d)
-    outer *= shape[d];
-  for (size_t d = static_cast<size_t>(dim) + 1; d < shape.size(); ++d)
-    inner *= shape[d];
-  HostTensor result = ctx.makeResult();
-  // Along each line, in the scan's order: the sum of the elements before
-  // (exclusive) or up to and including (inclusive) each position, in f64
-  // for floats (rounded to the result type as every op is) and wrapping at
-  // the type's width for integers.
-  for (int64_t o = 0; o < outer; ++o)
-    for (int64_t r = 0; r < inner; ++r) {
-      double floatSum = 0.0;
-      uint64_t intSum = 0;
-      for (int64_t k = 0; k < length; ++k) {
-        int64_t j = reverse ? length - 1 - k : k;
-        auto at = static_cast<size_t>((o * length + j) * inner + r);
-        if (x.isFloat()) {
-          if (!exclusive)
-            floatSum += x.floats()[at];
-          result.floats()[at] = floatSum;
-          if (exclusive)
-            floatSum += x.floats()[at];
-        } else {
-          if (!exclusive)
-            intSum += static_cast<uint64_t>(x.ints()[at]);
-          result.ints()[at] = wrapToIntegerType(static_cast<int64_t>(intSum), ctx.resultType);
-          if (exclusive)
-            intSum += static_cast<uint64_t>(x.ints()[at]);
-        }
-      }
-    }
-  return result;
-}
-
 } // namespace xs::interp

@@ -147,6 +147,8 @@ absl::StatusOr<HostTensor> dispatch(const interp::OpContext &ctx) {
     return interp::evaluateReduce(ctx);
   case TypeRule::Scan:
     return interp::evaluateScan(ctx);
+  case TypeRule::TopK:
+    return interp::evaluateTopK(ctx);
   case TypeRule::LayerNorm:
   case TypeRule::RmsNorm:
   case TypeRule::Softmax:

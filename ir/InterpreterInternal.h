@@ -38,6 +38,7 @@ absl::StatusOr<HostTensor> evaluateMovement(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateGather(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateReduce(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateScan(const OpContext &ctx);
+absl::StatusOr<HostTensor> evaluateTopK(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateComposite(const OpContext &ctx);
 absl::StatusOr<HostTensor> evaluateDot(const OpContext &ctx);
 

@@ -28,7 +28,7 @@ enum class OpCategory : uint8_t {
   DataMovement, // slice, concat, pad
   Gather,
   Reduce,
-  Scan,      // running states along one dim (cumsum)
+  Scan,      // a state carried along whole lines of one dim (cumsum, top_k)
   Composite, // decomposed by the decompose pass
   Library,   // dot: not memory-intensive, runs through a library
 };
@@ -62,8 +62,13 @@ enum class TypeRule : uint8_t {
   Softmax,
   Gelu,
   Scan,
+  TopK,
   Dot,
 };
+
+/// The largest k of top_k: each line keeps its k best elements so far (on
+/// the stack of the lane that walks it) and inserts a better one in order.
+constexpr int64_t kMaxTopK = 1024;
 
 enum OpFlags : uint32_t {
   kResultTypeRequired = 1u << 0, // the text must give the result type (shape comes from it)

@@ -108,6 +108,7 @@ absl::StatusOr<TensorType> inferResultType(const Operation &op, DimUnifier &unif
   case TypeRule::Softmax:
   case TypeRule::Gelu:
   case TypeRule::Scan:
+  case TypeRule::TopK:
   case TypeRule::Dot:
     return rules::inferReduction(op, unifier);
   }

@@ -139,6 +139,29 @@ absl::StatusOr<TensorType> inferReduction(const Operation &op, DimUnifier &u) {
         return opError(op, "'", flag, "' is ", v, " but must be 0 or 1");
     return x;
   }
+  case TypeRule::TopK: {
+    // top_k: the indices of the k first elements of each line along `dim`
+    // in the order (largest or smallest first).
+    const TensorType &x = op.operand(0)->type();
+    if (absl::Status s = requireNumeric(op, 0); !s.ok())
+      return s;
+    int64_t dim = op.attr("dim")->getInt();
+    if (absl::Status s = requireAxis(op, "dim", dim, x.rank(), x); !s.ok())
+      return s;
+    if (int64_t v = op.intAttrOr("largest", 1); v != 0 && v != 1)
+      return opError(op, "'largest' is ", v, " but must be 0 or 1");
+    int64_t k = op.attr("k")->getInt();
+    if (k < 0 || k > kMaxTopK)
+      return opError(op, "'k' is ", k, " but must be in 0 to ", kMaxTopK,
+                     " (each line keeps its k best elements while it is walked)");
+    const DimExpr &length = x.dim(dim);
+    if (std::optional<int64_t> n = length.constantValue(); n && *n < k)
+      return opError(op, "'k' is ", k, " but dim ", dim, " of ", x.str(), " has only ", *n,
+                     " elements");
+    std::vector<DimExpr> shape = x.shape();
+    shape[static_cast<size_t>(dim)] = DimExpr(k);
+    return TensorType(ElementType::I64, std::move(shape));
+  }
   case TypeRule::Dot:
     return inferDot(op, u);
   default:

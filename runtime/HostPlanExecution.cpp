@@ -266,26 +266,38 @@ absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
                                                " cannot be determined from the input shapes"));
     bindings[symbol] = *value;
   }
-  // Pads whose dims the interpreter refuses (HostCheck::onHost).
+  // Pads and top_k whose dims the interpreter refuses (HostCheck::onHost).
   for (const HostCheck &check : plan.checks) {
     if (!check.onHost())
       continue;
     absl::StatusOr<int64_t> size = check.bound.evaluate(bindings);
     if (!size.ok())
       return absl::InternalError(strCat("@", plan.function, ": the size of dim ", check.axis,
-                                        " padded by ", check.op,
+                                        " of ", check.op,
                                         " cannot be evaluated: ", size.status().message()));
-    bool refused =
-        check.kind == HostCheck::Kind::ReflectPadTooWide ? check.amount >= *size : *size == 0;
-    if (!refused)
-      continue;
-    return absl::InvalidArgumentError(strCat(
-        "@", plan.function, ": ", check.op, " in kernel ", check.kernel, ": ",
-        check.kind == HostCheck::Kind::ReflectPadTooWide
-            ? strCat("reflect padding of dim ", check.axis, " by ", check.amount,
-                     " needs the dim's size above it, but it is ", *size)
-            : strCat("edge padding of dim ", check.axis, " needs a non-empty dim, but it is 0"),
-        " at these inputs' shapes; the reference interpreter refuses them too"));
+    std::string why;
+    switch (check.kind) {
+    case HostCheck::Kind::ReflectPadTooWide:
+      if (check.amount >= *size)
+        why = strCat("reflect padding of dim ", check.axis, " by ", check.amount,
+                     " needs the dim's size above it, but it is ", *size);
+      break;
+    case HostCheck::Kind::EdgePadOfEmpty:
+      if (*size == 0)
+        why = strCat("edge padding of dim ", check.axis, " needs a non-empty dim, but it is 0");
+      break;
+    case HostCheck::Kind::TopKBeyondDim:
+      if (check.amount > *size)
+        why = strCat("k = ", check.amount, " needs at least ", check.amount, " elements along dim ",
+                     check.axis, ", but it has ", *size);
+      break;
+    default:
+      break;
+    }
+    if (!why.empty())
+      return absl::InvalidArgumentError(
+          strCat("@", plan.function, ": ", check.op, " in kernel ", check.kernel, ": ", why,
+                 " at these inputs' shapes; the reference interpreter refuses them too"));
   }
   return bindings;
 }
@@ -380,6 +392,7 @@ absl::Status checkStatusWord(const HostPlan &plan, uint64_t word, const DimBindi
     break;
   case HostCheck::Kind::ReflectPadTooWide:
   case HostCheck::Kind::EdgePadOfEmpty:
+  case HostCheck::Kind::TopKBeyondDim:
     break;
   case HostCheck::Kind::IndexOutOfRange: {
     std::string index = status.saturated

@@ -60,8 +60,8 @@ benchmarkRuns(const std::function<absl::StatusOr<double>(RunStats *)> &timeRun, 
 
 namespace {
 
-/// A kernel's ops on its bench line: the first few, then how many more (an
-/// unrolled TopK puts over a thousand ops in one kernel).
+/// A kernel's ops on its bench line: the first few, then how many more (a
+/// stitched kernel of a whole block's element-wise ops has dozens).
 std::string kernelOpsLine(const std::vector<std::string> &ops) {
   constexpr size_t kShown = 6;
   if (ops.size() <= kShown)

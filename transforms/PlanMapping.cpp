@@ -381,15 +381,17 @@ MappingShape classifyMapping(const Operation &op) {
     }
     return m;
   }
-  case OpKind::CumSum: {
-    // Whole lines per block: the rows are the dims before the scanned one.
+  case OpKind::CumSum:
+  case OpKind::TopK: {
+    // Whole lines per block: the rows are the dims before the scanned one
+    // (a top_k's rows hold k results per line, and walk the operand's).
     const std::vector<DimExpr> &shape = op.type().shape();
     auto dim = static_cast<size_t>(op.intAttrOr("dim", 0));
     MappingShape m;
     m.kind = MappingKind::Scan;
     m.rows = productOf(shape, 0, dim);
     m.cols = productOf(shape, dim, shape.size());
-    m.rowWork = m.cols;
+    m.rowWork = productOf(op.operand(0)->type().shape(), dim, shape.size());
     return m;
   }
   default:

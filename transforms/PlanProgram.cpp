@@ -30,11 +30,22 @@ bool isSplatConstant(const Operation &op) {
          op.attr("value")->getLiteral().shape.empty();
 }
 
-/// The checks of a pad that the interpreter refuses for some dims (reflect
-/// padding as wide as the dim, edge padding of an empty dim), unless its
-/// dims are constants that pass.
-std::vector<HostCheck> padChecksOf(const Operation &op) {
+/// The checks of an op that the interpreter refuses for some dims (reflect
+/// padding as wide as the dim, edge padding of an empty dim, top_k of more
+/// elements than its dim has), unless its dims are constants that pass.
+std::vector<HostCheck> dimChecksOf(const Operation &op) {
   std::vector<HostCheck> checks;
+  if (op.kind() == OpKind::TopK) {
+    auto dim = static_cast<int>(op.intAttrOr("dim", 0));
+    HostCheck check;
+    check.kind = HostCheck::Kind::TopKBeyondDim;
+    check.bound = op.operand(0)->type().dim(dim);
+    check.axis = dim;
+    check.amount = op.intAttrOr("k", 0);
+    if (!check.bound.constantValue()) // constants were checked by the type rule
+      checks.push_back(std::move(check));
+    return checks;
+  }
   std::string mode = op.enumAttrOr("mode", "constant");
   if (op.kind() != OpKind::Pad || mode == "constant")
     return checks;
@@ -612,7 +623,7 @@ void ProgramPlanner::collectChecks() {
         sharedBy.push_back(other.name);
     int index = 0;
     for (const auto &op : kernel.body->ops()) {
-      std::vector<HostCheck> checks = padChecksOf(*op);
+      std::vector<HostCheck> checks = dimChecksOf(*op);
       if (std::optional<HostCheck::Kind> kind = dataCheckOf(*op)) {
         HostCheck check;
         check.kind = *kind;

@@ -224,8 +224,8 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
         const std::vector<DimExpr> &to = op.type().shape();
         while (kept < prefix && kept < from.size() && kept < to.size() && from[kept] == to[kept])
           ++kept;
-      } else if (op.kind() == OpKind::CumSum) {
-        // An element sums its line: the dims before the scanned one.
+      } else if (isScan(op)) {
+        // An element depends on its line: the dims before the scanned one.
         kept = std::min(prefix, static_cast<size_t>(op.intAttrOr("dim", 0)));
       } else if (op.kind() == OpKind::TakeAlongAxis) {
         // y[..., i, ...] = x[..., idx[..., i, ...], ...] picks along `dim`

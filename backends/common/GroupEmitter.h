@@ -3,7 +3,7 @@
 
 // The per-block loops of each mapping kind of KernelPlan.h (element-wise in
 // GroupEmitter.cpp, reductions in RowReductionEmitter.cpp and
-// ColumnReductionEmitter.cpp, scans in ScanEmitter.cpp).
+// ColumnReductionEmitter.cpp, scans in ScanEmitter.cpp and TopKEmitter.cpp).
 //
 // Block layout (the planner's grid must match):
 //   Elementwise: rows x cols of the dominant's result, split where the
@@ -26,7 +26,8 @@
 //   Scan: block b owns rows [r*rowsPerBlock, ...) as Elementwise does and,
 //     with colsPerBlock > 0, the strip [c*colsPerBlock, ...) of the
 //     columns after the scanned dim, r = b / strips, c = b % strips; their
-//     lines (ScanEmitter.cpp) go to the block's lanes in turn.
+//     lines (ScanEmitter.cpp, TopKEmitter.cpp) go to the block's lanes in
+//     turn. A top_k's rows and columns are of its result (k per line).
 // Blocks past the end do nothing.
 
 #include <functional>
@@ -158,7 +159,9 @@ void emitColumnReduceBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnPartialBlock(GroupEmission &group, llvm::Value *blockId);
 void emitColumnCombineBlock(GroupEmission &group, llvm::Value *blockId);
 void emitGenericBlock(GroupEmission &group, llvm::Value *blockId);
+/// cumsum (ScanEmitter.cpp) and top_k (TopKEmitter.cpp), which it calls.
 void emitScanBlock(GroupEmission &group, llvm::Value *blockId);
+void emitTopKBlock(GroupEmission &group, llvm::Value *blockId);
 
 } // namespace xs
 

@@ -83,10 +83,9 @@ void setUnrollCount(llvm::BranchInst *latch, int count) {
   if (latch == nullptr)
     return;
   llvm::LLVMContext &context = latch->getContext();
-  llvm::Metadata *option[] = {
-      llvm::MDString::get(context, "llvm.loop.unroll.count"),
-      llvm::ConstantAsMetadata::get(
-          llvm::ConstantInt::get(llvm::Type::getInt32Ty(context), static_cast<uint64_t>(count)))};
+  llvm::Metadata *option[] = {llvm::MDString::get(context, "llvm.loop.unroll.count"),
+                              llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(
+                                  llvm::Type::getInt32Ty(context), static_cast<uint64_t>(count)))};
   llvm::Metadata *operands[] = {nullptr, llvm::MDNode::get(context, option)};
   llvm::MDNode *loop = llvm::MDNode::getDistinct(context, operands);
   loop->replaceOperandWith(0, loop);
@@ -138,6 +137,34 @@ llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
 
 llvm::Value *emitMax(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y) {
   return b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, x, y);
+}
+
+std::array<llvm::BranchInst *, 2> emitChunkLoop(llvm::IRBuilder<> &b, llvm::Value *width,
+                                                int64_t full,
+                                                const std::function<void(llvm::Value *)> &body,
+                                                const char *name) {
+  std::array<llvm::BranchInst *, 2> latches{};
+  auto loop = [&](llvm::Value *end, size_t which) {
+    LoopResult r = emitLoop(
+        b, b.getInt64(0), end, {},
+        [&](llvm::Value *i, llvm::ArrayRef<llvm::Value *>) {
+          body(i);
+          return std::vector<llvm::Value *>{};
+        },
+        name);
+    latches[which] = r.latch;
+  };
+  emitIfElseValues(
+      b, b.CreateICmpEQ(width, b.getInt64(full)),
+      [&] {
+        loop(b.getInt64(full), 0);
+        return std::vector<llvm::Value *>{};
+      },
+      [&] {
+        loop(width, 1);
+        return std::vector<llvm::Value *>{};
+      });
+  return latches;
 }
 
 } // namespace xs

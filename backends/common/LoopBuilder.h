@@ -6,6 +6,7 @@
 // loop vectorizer expects (a guard, one header with an i64 induction variable
 // stepping by 1, one latch), so inner loops vectorize.
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -64,6 +65,17 @@ std::vector<llvm::Value *>
 emitIfElseValues(llvm::IRBuilder<> &b, llvm::Value *cond,
                  const std::function<std::vector<llvm::Value *>()> &thenValues,
                  const std::function<std::vector<llvm::Value *>()> &elseValues);
+
+/// Emits `for (i = 0; i < width; ++i) body(i);` over a chunk of at most
+/// `full` elements as two loops: one of exactly `full` trips when width ==
+/// full, one of `width` trips otherwise (a line's last chunk). LLVM turns a
+/// plain copy of a variable length into a call of memcpy, around which the
+/// caller's vector registers are spilled; a constant trip count is
+/// vectorized whole. Returns the two latches, the whole chunk's first.
+std::array<llvm::BranchInst *, 2> emitChunkLoop(llvm::IRBuilder<> &b, llvm::Value *width,
+                                                int64_t full,
+                                                const std::function<void(llvm::Value *)> &body,
+                                                const char *name);
 
 /// min/max of two i64 values (signed).
 llvm::Value *emitMin(llvm::IRBuilder<> &b, llvm::Value *x, llvm::Value *y);

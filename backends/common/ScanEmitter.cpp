@@ -9,6 +9,7 @@
 // element is read and written once.
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -209,6 +210,12 @@ private:
                                 {b_.getInt64(0), b_.CreateAdd(i, b_.getInt64(dataStart()))});
   }
 
+  /// Marks the two loops of emitChunkLoop for vectorization.
+  void annotateChunk(const std::array<llvm::BranchInst *, 2> &latches) {
+    ctx_.target.annotateInnerLoop(latches[0], kScanChunk, narrowVectorWidth(group_.group));
+    ctx_.target.annotateInnerLoop(latches[1], 0, narrowVectorWidth(group_.group));
+  }
+
   /// CPUs, one line (`at`: step j's index and position) in chunks of
   /// kScanChunk elements: the chunk's elements into the buffer (a loop the
   /// vectorizer takes), their running sums in vector registers (each
@@ -228,19 +235,18 @@ private:
         b_, b_.getInt64(0), length_, chunk, {},
         [&](llvm::Value *first, llvm::ArrayRef<llvm::Value *>) {
           llvm::Value *width = emitMin(b_, chunk, b_.CreateSub(length_, first));
-          // Elements, then zeros past the line's end.
-          LoopResult load = emitLoop(
-              b_, b_.getInt64(0), width, {},
-              [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+          // Elements, then zeros past the line's end (a whole chunk in a
+          // loop of constant trips: emitChunkLoop).
+          annotateChunk(emitChunkLoop(
+              b_, width, kScanChunk,
+              [&](llvm::Value *c) {
                 auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
                 gen_.setElementPosition(shape_, index, position);
                 llvm::Value *x = sum_.widen(b_, gen_.emit(op_.operand(0), index));
                 gen_.clearElementPosition();
                 b_.CreateStore(x, slot(buffer, c));
-                return std::vector<llvm::Value *>{};
               },
-              "scan.load");
-          ctx_.target.annotateInnerLoop(load.latch, 0, narrowVectorWidth(group_.group));
+              "scan.load"));
           LoopResult pad = emitLoop(
               b_, width, chunk, {},
               [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
@@ -278,9 +284,9 @@ private:
           // Results: slot c holds the sum through element c, slot c - 1 the
           // sum before it (for the first, the sum before the chunk, read
           // before the next chunk's total replaced it: kept in `previous`).
-          LoopResult store = emitLoop(
-              b_, b_.getInt64(0), width, {},
-              [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
+          annotateChunk(emitChunkLoop(
+              b_, width, kScanChunk,
+              [&](llvm::Value *c) {
                 auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
                 llvm::Value *value =
                     exclusive_ ? b_.CreateSelect(
@@ -291,10 +297,8 @@ private:
                 gen_.setElementPosition(shape_, index, position);
                 storeReduced(group_, sum_.result(b_, value), index, position);
                 gen_.clearElementPosition();
-                return std::vector<llvm::Value *>{};
               },
-              "scan.store");
-          ctx_.target.annotateInnerLoop(store.latch, 0, narrowVectorWidth(group_.group));
+              "scan.store"));
           return std::vector<llvm::Value *>{};
         },
         "scan.chunks");
@@ -383,8 +387,11 @@ private:
 
 void emitScanBlock(GroupEmission &group, llvm::Value *blockId) {
   const Operation &op = *group.group.dominant;
+  if (op.kind() == OpKind::TopK)
+    return emitTopKBlock(group, blockId);
   if (op.kind() != OpKind::CumSum)
-    return group.gen.context().fail("a scan mapping needs a cumsum (" + op.result()->name() + ")");
+    return group.gen.context().fail("a scan mapping needs a cumsum or a top_k (" +
+                                    op.result()->name() + ")");
   ScanBlock(group, op).emit(blockId);
 }
 

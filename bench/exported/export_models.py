@@ -151,6 +151,21 @@ class ChannelStats(nn.Module):
         return mean.squeeze(1), var
 
 
+class TopKSampling(nn.Module):
+    """A decoder's sampling step over GPT-2's vocabulary: temperature, then
+    the 50 best logits and their token ids."""
+
+    def forward(self, logits):
+        return torch.topk(logits / 0.7, 50)
+
+
+class PositionIds(nn.Module):
+    """Position ids from a padding mask, as Hugging Face's decoders make them."""
+
+    def forward(self, attention_mask):
+        return torch.cumsum(attention_mask, dim=1) * attention_mask + 1
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -246,6 +261,9 @@ def suite():
         "cross_entropy": (CrossEntropy(), {"logits": ["rows", 32000], "labels": ["rows"]},
                           {"rows": 256}, None),
         "channel_stats": (ChannelStats(), {"x": ["B", "L", 256]}, {"B": 32, "L": 512}, None),
+        "topk_sampling": (TopKSampling(), {"logits": ["rows", 50257]}, {"rows": 64}, None),
+        "position_ids": (PositionIds(), {"attention_mask": ["B", "S"]}, {"B": 512, "S": 4096},
+                         None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
         "gpt2_block": (Gpt2Block(), {"x": ["B", "S", 768]}, {"B": 8, "S": 128}, None),
@@ -254,7 +272,7 @@ def suite():
     }
 
 
-INTEGER_INPUTS = {"labels"}
+INTEGER_INPUTS = {"labels", "attention_mask"}
 # Models whose float inputs are f16 (mixed precision).
 HALF_MODELS = {"layernorm_f16", "softmax_f16"}
 

@@ -1,4 +1,4 @@
-// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin), CumSum and
+// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin), CumSum, TopK and
 // MatMul, the one library op. Reductions keep their dims (keepdims = 1) by a
 // reshape after the xstitch reduction, which removes them.
 
@@ -202,15 +202,11 @@ absl::Status importCumSum(ImportContext &c) {
   return absl::OkStatus();
 }
 
-/// The most picks TopK unrolls: each pick is two passes over the row.
-constexpr int64_t kMaxTopK = 64;
-
-/// TopK as k picks along the axis, each a pair of row reductions the
-/// planner stitches: the best value among the elements that come after the
-/// previous pick in the order (value, then index: of equal values the lower
-/// index first; NaN counts as the largest value, as in PyTorch), then the
-/// first index holding it. The values are the input's elements at the
-/// indices (exact, NaN included).
+/// TopK: the indices by one top_k (the elements of each line in the order
+/// larger or smaller first, of equal values the lower index first, NaN
+/// the largest value as in PyTorch; `sorted` = 0 allows any order, and
+/// this one is allowed), the values the input's elements at them (exact,
+/// NaN included).
 absl::Status importTopK(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   const TensorType type = x->type();
@@ -226,149 +222,18 @@ absl::Status importTopK(ImportContext &c) {
     return c.error("K of TopK must be one integer of 0 or more");
   int64_t k = ks[0];
   if (k > kMaxTopK)
-    return c.unsupported(strCat("TopK with K = ", k, ": xstitch unrolls K up to ", kMaxTopK,
-                                " picks, two passes over the row each"));
+    return c.unsupported(strCat("TopK with K = ", k, ": xstitch keeps up to ", kMaxTopK,
+                                " elements per line while it walks the line"));
   const DimExpr &length = type.dim(axis);
   if (std::optional<int64_t> n = length.constantValue(); n && *n < k)
     return c.error(strCat("K of TopK is ", k, " but the axis has ", *n, " elements"));
-  if (!length.constantValue()) {
-    if (!length.isSymbol())
-      return c.unsupported(strCat("TopK over an axis of ", length.str(),
-                                  " elements, which is neither a constant nor a dim symbol"));
+  if (!length.constantValue() && length.isSymbol())
     XS_RETURN_IF_ERROR(c.function().constraints().addRange(length.symbolName(), k, INT64_MAX));
-  }
-  bool largest = c.intAttr("largest", 1) != 0;
-
-  std::vector<DimExpr> picked = type.shape();
-  picked[static_cast<size_t>(axis)] = DimExpr(k);
-  if (k == 0) {
-    XS_ASSIGN_OR_RETURN(Value * values, c.splat(0.0, TensorType(element, picked)));
-    XS_ASSIGN_OR_RETURN(Value * indices, c.splat(0.0, TensorType(ElementType::I64, picked)));
-    c.setOutput(0, values);
-    c.setOutput(1, indices);
-    return absl::OkStatus();
-  }
-  std::vector<int64_t> keptDims;
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != axis)
-      keptDims.push_back(d);
-  auto spread = [&](Value *row) {
-    return c.create(OpKind::Broadcast, {row}, {{"dims", Attribute::intList(keptDims)}},
-                    TensorType(row->type().elementType(), type.shape()));
-  };
-  auto fill = [&](ElementType t, bool high) -> absl::StatusOr<Value *> {
-    HostTensor one(t, {});
-    if (isFloat(t))
-      one.floats()[0] =
-          high ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
-    else
-      one.ints()[0] = high ? integerTypeMax(t) : integerTypeMin(t);
-    return c.splat(one, TensorType(t, type.shape()));
-  };
-  XS_ASSIGN_OR_RETURN(Value * position,
-                      c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(axis)}},
-                               TensorType(ElementType::I64, type.shape())));
-  XS_ASSIGN_OR_RETURN(Value * nowhere, fill(ElementType::I64, /*high=*/true));
-  Value *nowhereRow = nullptr;
-  if (isFloat(element) && !largest) {
-    HostTensor most(ElementType::I64, {});
-    most.ints()[0] = integerTypeMax(ElementType::I64);
-    XS_ASSIGN_OR_RETURN(nowhereRow, c.constant(most));
-  }
-  XS_ASSIGN_OR_RETURN(Value * worst, fill(element, /*high=*/!largest));
-  bool floats = isFloat(element);
-  // Floats: which elements are NaN, and which are numbers.
-  Value *nan = nullptr, *number = nullptr;
-  if (floats) {
-    XS_ASSIGN_OR_RETURN(nan, c.unary(OpKind::IsNan, x));
-    XS_ASSIGN_OR_RETURN(number, c.unary(OpKind::Not, nan));
-  }
-  // Whether value a (a pick, broadcast) is the same as x's elements, and
-  // whether it comes strictly before them; NaN equals NaN and is the
-  // largest value.
-  auto same = [&](Value *a) -> absl::StatusOr<Value *> {
-    XS_ASSIGN_OR_RETURN(Value * equal, c.compare("eq", a, x));
-    if (!floats)
-      return equal;
-    XS_ASSIGN_OR_RETURN(Value * aNan, c.unary(OpKind::IsNan, a));
-    XS_ASSIGN_OR_RETURN(Value * both, c.binary(OpKind::And, aNan, nan));
-    return c.binary(OpKind::Or, equal, both);
-  };
-  auto ahead = [&](Value *a) -> absl::StatusOr<Value *> {
-    XS_ASSIGN_OR_RETURN(Value * beyond, c.compare(largest ? "gt" : "lt", a, x));
-    if (!floats)
-      return beyond;
-    // Largest first: a NaN pick is ahead of every number; smallest first: a
-    // number is ahead of every NaN.
-    XS_ASSIGN_OR_RETURN(Value * aNan, c.unary(OpKind::IsNan, a));
-    Value *nanOrder = nullptr;
-    if (largest) {
-      XS_ASSIGN_OR_RETURN(nanOrder, c.binary(OpKind::And, aNan, number));
-    } else {
-      XS_ASSIGN_OR_RETURN(Value * aNumber, c.unary(OpKind::Not, aNan));
-      XS_ASSIGN_OR_RETURN(nanOrder, c.binary(OpKind::And, aNumber, nan));
-    }
-    return c.binary(OpKind::Or, beyond, nanOrder);
-  };
-
-  std::vector<Value *> indices;
-  Value *previous = nullptr, *previousIndex = nullptr;
-  for (int64_t r = 0; r < k; ++r) {
-    // The elements after the previous pick in the order.
-    Value *eligible = nullptr;
-    if (previous) {
-      XS_ASSIGN_OR_RETURN(Value * beyond, ahead(previous));
-      XS_ASSIGN_OR_RETURN(Value * tie, same(previous));
-      XS_ASSIGN_OR_RETURN(Value * later, c.compare("lt", previousIndex, position));
-      XS_ASSIGN_OR_RETURN(Value * tieLater, c.binary(OpKind::And, tie, later));
-      XS_ASSIGN_OR_RETURN(eligible, c.binary(OpKind::Or, beyond, tieLater));
-    }
-    // The best eligible value: maxima propagate NaN; minima skip it (NaN
-    // comes last), and a row with only NaNs left picks its first NaN.
-    Value *candidates = x;
-    Value *counted = eligible;
-    if (floats && !largest) {
-      XS_ASSIGN_OR_RETURN(counted, eligible ? c.binary(OpKind::And, eligible, number) : number);
-    }
-    if (counted) {
-      XS_ASSIGN_OR_RETURN(candidates, c.select(counted, x, worst));
-    }
-    XS_ASSIGN_OR_RETURN(Value * best,
-                        c.create(largest ? OpKind::ReduceMax : OpKind::ReduceMin, {candidates},
-                                 {{"dims", Attribute::intList({axis})}}));
-    XS_ASSIGN_OR_RETURN(Value * bestSpread, spread(best));
-    XS_ASSIGN_OR_RETURN(Value * hit, same(bestSpread));
-    if (eligible) {
-      XS_ASSIGN_OR_RETURN(hit, c.binary(OpKind::And, hit, eligible));
-    }
-    auto firstOf = [&](Value *where) -> absl::StatusOr<Value *> {
-      XS_ASSIGN_OR_RETURN(Value * at, c.select(where, position, nowhere));
-      return c.create(OpKind::ReduceMin, {at}, {{"dims", Attribute::intList({axis})}});
-    };
-    XS_ASSIGN_OR_RETURN(Value * index, firstOf(hit));
-    if (floats && !largest) {
-      XS_ASSIGN_OR_RETURN(Value * nanLeft, eligible ? c.binary(OpKind::And, eligible, nan) : nan);
-      XS_ASSIGN_OR_RETURN(Value * firstNan, firstOf(nanLeft));
-      XS_ASSIGN_OR_RETURN(Value * missing, c.compare("eq", index, nowhereRow));
-      XS_ASSIGN_OR_RETURN(index, c.select(missing, firstNan, index));
-    }
-    XS_ASSIGN_OR_RETURN(previousIndex, spread(index));
-    // The picked element itself (NaN where a NaN was picked).
-    XS_ASSIGN_OR_RETURN(Value * pickedIndex, c.reshape(index, [&] {
-      std::vector<DimExpr> one = type.shape();
-      one[static_cast<size_t>(axis)] = DimExpr(1);
-      return one;
-    }()));
-    XS_ASSIGN_OR_RETURN(Value * value, c.create(OpKind::TakeAlongAxis, {x, pickedIndex},
-                                                {{"dim", Attribute::integer(axis)}}));
-    XS_ASSIGN_OR_RETURN(previous, c.broadcastTo(value, type.shape()));
-    indices.push_back(pickedIndex);
-  }
-  Value *index = indices.front();
-  if (indices.size() > 1) {
-    XS_ASSIGN_OR_RETURN(index,
-                        c.create(OpKind::Concat, indices, {{"dim", Attribute::integer(axis)}}));
-  }
+  int64_t largest = c.intAttr("largest", 1) != 0 ? 1 : 0;
+  XS_ASSIGN_OR_RETURN(Value * index, c.create(OpKind::TopK, {x},
+                                              {{"dim", Attribute::integer(axis)},
+                                               {"k", Attribute::integer(k)},
+                                               {"largest", Attribute::integer(largest)}}));
   XS_ASSIGN_OR_RETURN(Value * values, c.create(OpKind::TakeAlongAxis, {x, index},
                                                {{"dim", Attribute::integer(axis)}}));
   c.setOutput(0, values);

@@ -294,6 +294,23 @@ std::vector<OpCase> allCases() {
                "  %m = mul %c, %mask\n  %one = constant {value = 1} : i64[N, M]\n"
                "  %ids = add %m, %one\n  return %ids\n}\n",
                {{"mask", {0, 2}}}});
+  // top_k: along rows (the CPU's chunked walk: 40 and 1003 elements),
+  // down columns, a middle dim; many ties (the lower index first); the
+  // values picked with take_along_axis in the same kernel. k = 1 where the
+  // dim may be 1.
+  c.push_back({"topk_rows", oneOp("%x: f32[N, 1003]", "top_k %x {dim = 1, k = 7}")});
+  c.push_back(
+      {"topk_rows_smallest", oneOp("%x: f32[N, M]", "top_k %x {dim = 1, k = 1, largest = 0}")});
+  c.push_back({"topk_cols", oneOp("%x: f32[20, M]", "top_k %x {dim = 0, k = 5}")});
+  c.push_back(
+      {"topk_middle_f64", oneOp("%x: f64[N, 12, M]", "top_k %x {dim = 1, k = 4, largest = 0}")});
+  c.push_back(
+      {"topk_ties_i32", oneOp("%x: i32[N, 40]", "top_k %x {dim = 1, k = 10}"), {{"x", {0, 3}}}});
+  c.push_back({"topk_f16", oneOp("%x: f16[N, 64]", "top_k %x {dim = 1, k = 3}")});
+  c.push_back({"topk_values",
+               "func @f(%x: f32[N, 300]) -> (y) {\n  %s = mul %x, %x\n"
+               "  %i = top_k %s {dim = 1, k = 9}\n  %y = take_along_axis %s, %i {dim = 1}\n"
+               "  return %y\n}\n"});
   for (const char *op : {"argmax", "argmin"}) {
     c.push_back(
         {absl::StrCat(op, "_rows"), oneOp("%x: f32[N, M]", absl::StrCat(op, " %x {dim = 1}"))});
@@ -421,7 +438,8 @@ constexpr const char *kExactCases[] = {
     "cast_f32_i1", "cast_i32_f32", "cast_f16_f32",
     "add_f32_overflow", "mul_f32_overflow", "add_f16_overflow",
     "cast_f32_i32_wrap", "cast_f32_i64_beyond", "cast_f64_u8_wrap", "cumsum_i32_wrap",
-    "cumsum_position_ids"};
+    "cumsum_position_ids", "topk_rows", "topk_rows_smallest", "topk_cols", "topk_middle_f64",
+    "topk_ties_i32", "topk_f16", "topk_values"};
 // clang-format on
 
 bool isExact(const std::string &name) {

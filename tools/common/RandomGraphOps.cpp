@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -404,6 +405,25 @@ bool Generator::genArgReduce() {
   if (!x.exact)
     x = exactLike(x);
   int k = pick(x.shape.size());
+  if (chance(0.4)) {
+    // top_k: the count must fit the smallest size the dim takes (1 for a
+    // symbol); the indices, and the elements at them, are exact.
+    std::optional<int64_t> length = x.shape[k].constantValue();
+    int64_t count = length ? 1 + pick(std::min<int64_t>(*length, 4)) : 1;
+    std::vector<DimExpr> shape = x.shape;
+    shape[k] = DimExpr(count);
+    GenValue idx = emit(absl::StrCat("top_k %", x.name, " {dim = ", k, ", k = ", count,
+                                     chance(0.5) ? ", largest = 0" : "", "}"),
+                        ElementType::I64, shape, dimBound(x.shape[k]), true, false);
+    if (chance(0.5)) {
+      values_.push_back(
+          emit(absl::StrCat("take_along_axis %", x.name, ", %", idx.name, " {dim = ", k, "}"),
+               x.type, shape, x.magnitude, true, false));
+      return true;
+    }
+    values_.push_back(bounded(withType(idx, x.type)));
+    return true;
+  }
   std::vector<DimExpr> shape = x.shape;
   DimExpr reduced = shape[k];
   shape.erase(shape.begin() + k);
