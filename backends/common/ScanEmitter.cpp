@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/common/GroupEmitter.h"
+#include "backends/common/LineWalk.h"
 #include "backends/common/LoopBuilder.h"
 #include "backends/common/Reduction.h"
 #include "backends/common/TypeLowering.h"
@@ -75,47 +76,20 @@ public:
         shape_(op.type().shape()), dim_(static_cast<size_t>(op.intAttrOr("dim", 0))),
         exclusive_(op.intAttrOr("exclusive", 0) != 0), reverse_(op.intAttrOr("reverse", 0) != 0),
         sum_(b_.getContext(), op.type().elementType()) {
-    outerShape_.assign(shape_.begin(), shape_.begin() + static_cast<std::ptrdiff_t>(dim_));
-    innerShape_.assign(shape_.begin() + static_cast<std::ptrdiff_t>(dim_) + 1, shape_.end());
     length_ = gen_.dim(shape_[dim_]);
-    inner_ = gen_.dim(dimProduct(innerShape_));
   }
 
   void emit(llvm::Value *blockId) {
-    const ThreadMapping &mapping = group_.group.mapping;
-    llvm::Value *rows = gen_.dim(mapping.rows);
-    llvm::Value *cols = gen_.dim(mapping.cols);
-    // Strips (colsPerBlock > 0) are of the columns after the scanned dim.
-    ColumnStrip strip = columnStrip(b_, blockId, inner_, mapping.colsPerBlock);
-    auto [rowBegin, rowEnd] = blockRange(b_, strip.outerBlock, mapping.rowsPerBlock, rows);
-    setTileOrigins(group_, shape_, b_.CreateMul(rowBegin, cols));
-    // A row holds cols / (length * inner) indices of the dims before the
-    // scanned one (none when a dim is empty).
-    llvm::Value *lineSize = emitMax(b_, b_.CreateMul(length_, inner_), b_.getInt64(1));
-    llvm::Value *outersPerRow = b_.CreateUDiv(cols, lineSize);
-    llvm::Value *outerBegin = b_.CreateMul(rowBegin, outersPerRow);
-    llvm::Value *outerEnd = b_.CreateMul(rowEnd, outersPerRow);
-    llvm::Value *width =
-        emitMax(b_, b_.CreateSub(strip.end, strip.begin), b_.getInt64(0)); // past the end: 0
-    llvm::Value *lanes = ctx_.target.laneCount(b_);
-    std::optional<int64_t> inner = dimProduct(innerShape_).constantValue();
-    if (isSingleLane(lanes) && !(inner && *inner == 1))
-      walkChunks(outerBegin, outerEnd, strip.begin, strip.end);
+    BlockLines lines(group_, shape_, dim_, blockId);
+    inner_ = lines.inner;
+    std::optional<int64_t> inner = dimProduct(lines.innerShape).constantValue();
+    if (isSingleLane(ctx_.target.laneCount(b_)) && !(inner && *inner == 1))
+      walkChunks(lines);
     else
-      walkLines(lanes, outerBegin, outerEnd, strip.begin, width);
+      walkLines(lines);
   }
 
 private:
-  /// The element at outer index `outer` (unraveled), step `j` along the
-  /// scanned dim and column `column` (unraveled), and its position.
-  std::vector<llvm::Value *> indexAt(const std::vector<llvm::Value *> &outer, llvm::Value *j,
-                                     const std::vector<llvm::Value *> &column) const {
-    std::vector<llvm::Value *> index = outer;
-    index.push_back(j);
-    index.insert(index.end(), column.begin(), column.end());
-    return index;
-  }
-
   /// Step k of the walk is element j of the line.
   llvm::Value *stepIndex(llvm::Value *k) {
     return reverse_ ? b_.CreateSub(b_.CreateSub(length_, b_.getInt64(1)), k) : k;
@@ -132,47 +106,30 @@ private:
     return next;
   }
 
-  /// Lines [outer, column] for outer in [outerBegin, outerEnd) and column
-  /// in [columnBegin, columnBegin + width). GPUs: the block's lanes take
-  /// every lanes-th line, each walked with its state in a register. CPUs:
-  /// the lines in turn, each in chunks (walkChunked).
-  void walkLines(llvm::Value *lanes, llvm::Value *outerBegin, llvm::Value *outerEnd,
-                 llvm::Value *columnBegin, llvm::Value *width) {
-    bool oneLane = isSingleLane(lanes);
-    llvm::Value *count = b_.CreateMul(b_.CreateSub(outerEnd, outerBegin), width);
-    llvm::Value *divisor = emitMax(b_, width, b_.getInt64(1));
+  /// The block's lines (BlockLines::forEachLine). GPUs: each walked by a
+  /// lane with its state in a register. CPUs: each in chunks
+  /// (walkChunked).
+  void walkLines(const BlockLines &lines) {
+    bool oneLane = isSingleLane(ctx_.target.laneCount(b_));
     llvm::Value *buffer = oneLane ? chunkBuffer() : nullptr;
-    LoopResult lineLoop = emitStridedLoop(
-        b_, oneLane ? b_.getInt64(0) : ctx_.target.laneId(b_), count, oneLane ? nullptr : lanes, {},
-        [&](llvm::Value *line, llvm::ArrayRef<llvm::Value *>) {
-          llvm::Value *outer = b_.CreateAdd(outerBegin, b_.CreateUDiv(line, divisor));
-          llvm::Value *column = b_.CreateAdd(columnBegin, b_.CreateURem(line, divisor));
-          std::vector<llvm::Value *> outerIdx = gen_.unravel(outer, outerShape_);
-          std::vector<llvm::Value *> columnIdx = gen_.unravel(column, innerShape_);
-          // Element j of the line is at (outer * length + j) * inner + column.
-          llvm::Value *start =
-              b_.CreateAdd(b_.CreateMul(b_.CreateMul(outer, length_), inner_), column);
-          auto at = [&](llvm::Value *j) {
-            return std::pair{indexAt(outerIdx, j, columnIdx),
-                             b_.CreateAdd(start, b_.CreateMul(j, inner_))};
-          };
-          if (oneLane) {
-            walkChunked(buffer, at);
-            return std::vector<llvm::Value *>{};
-          }
-          LoopResult walk = emitLoop(
-              b_, b_.getInt64(0), length_, {sum_.zero()},
-              [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *> state) {
-                auto [index, position] = at(stepIndex(k));
-                return std::vector<llvm::Value *>{step(index, position, state[0])};
-              },
-              "scan");
-          // The state is a chain through the walk: nothing to vectorize.
-          ctx_.target.annotateRowLoop(walk.latch);
-          return std::vector<llvm::Value *>{};
-        },
-        "line");
-    ctx_.target.annotateRowLoop(lineLoop.latch);
+    lines.forEachLine([&](const Line &line) {
+      auto at = [&](llvm::Value *j) {
+        return std::pair{line.indexAt(j), line.positionAt(b_, j, length_, inner_)};
+      };
+      if (oneLane) {
+        walkChunked(buffer, at);
+        return;
+      }
+      LoopResult walk = emitLoop(
+          b_, b_.getInt64(0), length_, {sum_.zero()},
+          [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *> state) {
+            auto [index, position] = at(stepIndex(k));
+            return std::vector<llvm::Value *>{step(index, position, state[0])};
+          },
+          "scan");
+      // The state is a chain through the walk: nothing to vectorize.
+      ctx_.target.annotateRowLoop(walk.latch);
+    });
   }
 
   /// The lanes of the state type in one vector register of the target.
@@ -190,17 +147,10 @@ private:
     return std::max<int64_t>(64 / static_cast<int64_t>(sum_.state->getPrimitiveSizeInBits() / 8),
                              1);
   }
-  llvm::Value *chunkBuffer() { return stackArray(chunkType(), "scan.chunk"); }
-
-  /// A stack array in the kernel's entry block (one per kernel, reused by
-  /// every line and block the kernel walks), 64-byte aligned.
-  llvm::Value *stackArray(llvm::ArrayType *type, const char *name) {
-    llvm::Function *kernel = b_.GetInsertBlock()->getParent();
-    llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
-    llvm::AllocaInst *array = entry.CreateAlloca(type, nullptr, name);
-    array->setAlignment(llvm::Align(64));
-    return array;
+  llvm::Value *chunkBuffer() {
+    return kernelStackArray(b_, sum_.state, dataStart() + kScanChunk, "scan.chunk");
   }
+
   llvm::ArrayType *chunkType() const {
     return llvm::ArrayType::get(sum_.state, static_cast<uint64_t>(dataStart() + kScanChunk));
   }
@@ -306,23 +256,22 @@ private:
   }
 
   /// CPUs, lines down a dim other than the last: for each outer index,
-  /// chunks of kScanChunkColumns adjacent columns of [columnBegin,
-  /// columnEnd), each chunk's states in a stack array advanced together one
-  /// step along the scanned dim at a time.
-  void walkChunks(llvm::Value *outerBegin, llvm::Value *outerEnd, llvm::Value *columnBegin,
-                  llvm::Value *columnEnd) {
-    llvm::ArrayType *statesType = llvm::ArrayType::get(sum_.state, kScanChunkColumns);
-    llvm::Value *states = stackArray(statesType, "scan.states");
-    auto stateAt = [&](llvm::Value *c) {
-      return b_.CreateInBoundsGEP(statesType, states, {b_.getInt64(0), c});
-    };
+  /// chunks of kScanChunkColumns adjacent columns of the block's, each
+  /// chunk's states in a stack array advanced together one step along the
+  /// scanned dim at a time.
+  void walkChunks(const BlockLines &lines) {
+    llvm::Value *columnEnd = lines.columnEnd;
+    llvm::Value *states = kernelStackArray(b_, sum_.state, kScanChunkColumns, "scan.states");
+    auto stateAt = [&](llvm::Value *c) { return b_.CreateInBoundsGEP(sum_.state, states, {c}); };
     LoopResult outerLoop = emitLoop(
-        b_, outerBegin, outerEnd, {},
+        b_, lines.outerBegin, lines.outerEnd, {},
         [&](llvm::Value *outer, llvm::ArrayRef<llvm::Value *>) {
-          std::vector<llvm::Value *> outerIdx = gen_.unravel(outer, outerShape_);
+          Line line;
+          line.outer = outer;
+          line.outerIndex = gen_.unravel(outer, lines.outerShape);
           llvm::Value *lineStart = b_.CreateMul(b_.CreateMul(outer, length_), inner_);
           LoopResult chunkLoop = emitStridedLoop(
-              b_, columnBegin, columnEnd, b_.getInt64(kScanChunkColumns), {},
+              b_, lines.columnBegin, columnEnd, b_.getInt64(kScanChunkColumns), {},
               [&](llvm::Value *chunk, llvm::ArrayRef<llvm::Value *>) {
                 llvm::Value *width =
                     emitMin(b_, b_.getInt64(kScanChunkColumns), b_.CreateSub(columnEnd, chunk));
@@ -344,9 +293,10 @@ private:
                           [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
                             llvm::Value *column = b_.CreateAdd(chunk, c);
                             llvm::Value *slot = stateAt(c);
-                            llvm::Value *next = step(
-                                indexAt(outerIdx, j, gen_.unravel(column, innerShape_)),
-                                b_.CreateAdd(rowStart, column), b_.CreateLoad(sum_.state, slot));
+                            line.columnIndex = gen_.unravel(column, lines.innerShape);
+                            llvm::Value *next =
+                                step(line.indexAt(j), b_.CreateAdd(rowStart, column),
+                                     b_.CreateLoad(sum_.state, slot));
                             b_.CreateStore(next, slot);
                             return std::vector<llvm::Value *>{};
                           },
@@ -377,8 +327,6 @@ private:
   bool exclusive_;
   bool reverse_;
   ScanSum sum_;
-  std::vector<DimExpr> outerShape_;
-  std::vector<DimExpr> innerShape_;
   llvm::Value *length_ = nullptr;
   llvm::Value *inner_ = nullptr;
 };

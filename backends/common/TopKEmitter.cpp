@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "backends/common/GroupEmitter.h"
+#include "backends/common/LineWalk.h"
 #include "backends/common/LoopBuilder.h"
 #include "backends/common/Reduction.h"
 #include "backends/common/ScalarOps.h"
@@ -39,66 +40,21 @@ public:
         dim_(static_cast<size_t>(op.intAttrOr("dim", 0))), k_(op.intAttrOr("k", 0)),
         largest_(op.intAttrOr("largest", 1) != 0), element_(op.operand(0)->type().elementType()),
         value_(computeType(b_.getContext(), element_)) {
-    outerShape_.assign(shape_.begin(), shape_.begin() + static_cast<std::ptrdiff_t>(dim_));
-    innerShape_.assign(shape_.begin() + static_cast<std::ptrdiff_t>(dim_) + 1, shape_.end());
     length_ = gen_.dim(in_[dim_]);
-    inner_ = gen_.dim(dimProduct(innerShape_));
   }
 
   void emit(llvm::Value *blockId) {
-    const ThreadMapping &mapping = group_.group.mapping;
-    llvm::Value *rows = gen_.dim(mapping.rows);
-    llvm::Value *cols = gen_.dim(mapping.cols);
-    ColumnStrip strip = columnStrip(b_, blockId, inner_, mapping.colsPerBlock);
-    auto [rowBegin, rowEnd] = blockRange(b_, strip.outerBlock, mapping.rowsPerBlock, rows);
-    setTileOrigins(group_, shape_, b_.CreateMul(rowBegin, cols));
-    // A row holds cols / (k * inner) indices of the dims before `dim`.
-    llvm::Value *lineSize = emitMax(b_, b_.CreateMul(b_.getInt64(k_), inner_), b_.getInt64(1));
-    llvm::Value *outersPerRow = b_.CreateUDiv(cols, lineSize);
-    llvm::Value *outerBegin = b_.CreateMul(rowBegin, outersPerRow);
-    llvm::Value *outerEnd = b_.CreateMul(rowEnd, outersPerRow);
-    llvm::Value *width = emitMax(b_, b_.CreateSub(strip.end, strip.begin), b_.getInt64(0));
-    llvm::Value *lanes = ctx_.target.laneCount(b_);
-    bool oneLane = isSingleLane(lanes);
-    values_ = stackArray(value_, k_, "topk.values");
+    BlockLines lines(group_, shape_, dim_, blockId);
+    inner_ = lines.inner;
+    bool oneLane = isSingleLane(ctx_.target.laneCount(b_));
+    values_ = kernelStackArray(b_, value_, k_, "topk.values");
     // (Room for the register lanes' indices: k rounded up, keptLanes().)
-    indices_ = stackArray(b_.getInt64Ty(), keptLanes(), "topk.indices");
-    chunk_ = oneLane ? stackArray(value_, kTopKChunk, "topk.chunk") : nullptr;
-    llvm::Value *count = b_.CreateMul(b_.CreateSub(outerEnd, outerBegin), width);
-    llvm::Value *divisor = emitMax(b_, width, b_.getInt64(1));
-    LoopResult lineLoop = emitStridedLoop(
-        b_, oneLane ? b_.getInt64(0) : ctx_.target.laneId(b_), count, oneLane ? nullptr : lanes, {},
-        [&](llvm::Value *line, llvm::ArrayRef<llvm::Value *>) {
-          llvm::Value *outer = b_.CreateAdd(outerBegin, b_.CreateUDiv(line, divisor));
-          llvm::Value *column = b_.CreateAdd(strip.begin, b_.CreateURem(line, divisor));
-          walkLine(gen_.unravel(outer, outerShape_), gen_.unravel(column, innerShape_), outer,
-                   column, oneLane);
-          return std::vector<llvm::Value *>{};
-        },
-        "line");
-    ctx_.target.annotateRowLoop(lineLoop.latch);
+    indices_ = kernelStackArray(b_, b_.getInt64Ty(), keptLanes(), "topk.indices");
+    chunk_ = oneLane ? kernelStackArray(b_, value_, kTopKChunk, "topk.chunk") : nullptr;
+    lines.forEachLine([&](const Line &line) { walkLine(line, oneLane); });
   }
 
 private:
-  std::vector<llvm::Value *> indexAt(const std::vector<llvm::Value *> &outer, llvm::Value *j,
-                                     const std::vector<llvm::Value *> &column) const {
-    std::vector<llvm::Value *> index = outer;
-    index.push_back(j);
-    index.insert(index.end(), column.begin(), column.end());
-    return index;
-  }
-
-  /// A stack array in the kernel's entry block (one per kernel, reused by
-  /// every line: on GPUs each lane's own).
-  llvm::Value *stackArray(llvm::Type *element, int64_t count, const char *name) {
-    llvm::Function *kernel = b_.GetInsertBlock()->getParent();
-    llvm::IRBuilder<> entry(&kernel->getEntryBlock(), kernel->getEntryBlock().begin());
-    llvm::AllocaInst *array = entry.CreateAlloca(
-        llvm::ArrayType::get(element, static_cast<uint64_t>(std::max<int64_t>(count, 1))), nullptr,
-        name);
-    array->setAlignment(llvm::Align(64));
-    return array;
-  }
   llvm::Value *at(llvm::Value *array, llvm::Type *element, llvm::Value *i) {
     return b_.CreateInBoundsGEP(element, array, {i});
   }
@@ -188,15 +144,11 @@ private:
     b_.SetInsertPoint(done);
   }
 
-  /// Walks line (outer, column) and writes its k indices.
-  void walkLine(const std::vector<llvm::Value *> &outerIdx,
-                const std::vector<llvm::Value *> &columnIdx, llvm::Value *outer,
-                llvm::Value *column, bool oneLane) {
-    // Element j of the line is at (outer * length + j) * inner + column.
-    llvm::Value *start = b_.CreateAdd(b_.CreateMul(b_.CreateMul(outer, length_), inner_), column);
+  /// Walks one line and writes its k indices.
+  void walkLine(const Line &line, bool oneLane) {
     auto element = [&](llvm::Value *j) {
-      std::vector<llvm::Value *> index = indexAt(outerIdx, j, columnIdx);
-      gen_.setElementPosition(in_, index, b_.CreateAdd(start, b_.CreateMul(j, inner_)));
+      std::vector<llvm::Value *> index = line.indexAt(j);
+      gen_.setElementPosition(in_, index, line.positionAt(b_, j, length_, inner_));
       llvm::Value *x = gen_.emit(op_.operand(0), index);
       gen_.clearElementPosition();
       return x;
@@ -215,13 +167,11 @@ private:
         ctx_.target.annotateRowLoop(walk.latch);
       }
     }
-    llvm::Value *resultStart =
-        b_.CreateAdd(b_.CreateMul(b_.CreateMul(outer, b_.getInt64(k_)), inner_), column);
     LoopResult store = emitLoop(
         b_, b_.getInt64(0), b_.getInt64(k_), {},
         [&](llvm::Value *r, llvm::ArrayRef<llvm::Value *>) {
-          std::vector<llvm::Value *> index = indexAt(outerIdx, r, columnIdx);
-          llvm::Value *position = b_.CreateAdd(resultStart, b_.CreateMul(r, inner_));
+          std::vector<llvm::Value *> index = line.indexAt(r);
+          llvm::Value *position = line.positionAt(b_, r, b_.getInt64(k_), inner_);
           gen_.setElementPosition(shape_, index, position);
           storeReduced(group_, b_.CreateLoad(b_.getInt64Ty(), at(indices_, b_.getInt64Ty(), r)),
                        index, position);
@@ -412,8 +362,6 @@ private:
   bool largest_;
   ElementType element_;
   llvm::Type *value_;
-  std::vector<DimExpr> outerShape_;
-  std::vector<DimExpr> innerShape_;
   llvm::Value *length_ = nullptr;
   llvm::Value *inner_ = nullptr;
   llvm::Value *values_ = nullptr;
