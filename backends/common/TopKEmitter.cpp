@@ -1,13 +1,13 @@
 // top_k on the Scan mapping (layout in GroupEmitter.h): each line of the
 // block's rows is walked once in index order, keeping its k best elements
-// so far sorted best first (values and indices in two stack arrays); a
-// better element is inserted in order and the worst drops out. GPUs: a lane
-// per line, as scans. CPUs: the lines in turn, each in chunks whose
-// elements are loaded by a loop the vectorizer takes and compared with the
-// k-th best in one vector compare; only the elements that beat it (rare
-// once the line's start has filled the arrays) are inserted, for k up to 64
-// into vector registers by selects, without branches. The indices are
-// written at the end of the line.
+// so far sorted best first; a better element is inserted in order and the
+// worst drops out. GPUs: a lane per line, as scans, the kept values and
+// indices in two stack arrays (local memory). CPUs: the lines in turn, each
+// in chunks whose elements are loaded by a loop the vectorizer takes and
+// compared with the k-th best in one vector compare; only the elements that
+// beat it (rare once the line's start has filled the arrays) are inserted,
+// for k up to 64 into vector registers by selects, without branches (larger
+// k: the stack arrays). The indices are written at the end of the line.
 
 #include <algorithm>
 #include <array>
@@ -27,8 +27,8 @@ namespace {
 
 /// CPUs: the elements of a line loaded and compared at a time.
 constexpr int64_t kTopKChunk = 64;
-/// CPUs: the largest k whose kept elements live in vector registers
-/// (values and i64 indices of 64 lanes: 24 AVX2 registers' worth, 12 of
+/// CPUs: the largest k whose kept elements live in vector registers (64
+/// lanes of f32 values and i32 indices: 16 AVX2 registers' worth, 8 of
 /// AVX-512); larger k keeps them in stack arrays.
 constexpr int64_t kTopKInRegisters = 64;
 
