@@ -139,25 +139,15 @@ private:
                                1, kScanChunk);
   }
 
-  /// A stack array of states: the sum before a chunk in the slot just
-  /// before dataStart() (slot(-1)), the chunk's elements, then their running
-  /// sums, from dataStart(), which is 64-byte aligned so that no vector of
-  /// them straddles two cache lines.
-  int64_t dataStart() const {
-    return std::max<int64_t>(64 / static_cast<int64_t>(sum_.state->getPrimitiveSizeInBits() / 8),
-                             1);
-  }
-  llvm::Value *chunkBuffer() {
-    return kernelStackArray(b_, sum_.state, dataStart() + kScanChunk, "scan.chunk");
-  }
-
-  llvm::ArrayType *chunkType() const {
-    return llvm::ArrayType::get(sum_.state, static_cast<uint64_t>(dataStart() + kScanChunk));
-  }
-  /// Slot `i` counted from dataStart() (-1: the sum before the chunk).
+  /// The chunk buffer's elements: the elements' compute type (f32 for f32,
+  /// whose sums are f64 only in registers: half the buffer traffic).
+  llvm::Type *itemType() const { return computeType(b_.getContext(), sum_.element); }
+  /// A stack array of a chunk's elements, then their running sums (in
+  /// place), 64-byte aligned so that no vector of them straddles two cache
+  /// lines.
+  llvm::Value *chunkBuffer() { return kernelStackArray(b_, itemType(), kScanChunk, "scan.chunk"); }
   llvm::Value *slot(llvm::Value *buffer, llvm::Value *i) {
-    return b_.CreateInBoundsGEP(chunkType(), buffer,
-                                {b_.getInt64(0), b_.CreateAdd(i, b_.getInt64(dataStart()))});
+    return b_.CreateInBoundsGEP(itemType(), buffer, {i});
   }
 
   /// Marks the two loops of emitChunkLoop for vectorization.
@@ -168,7 +158,8 @@ private:
 
   /// CPUs, one line (`at`: step j's index and position) in chunks of
   /// kScanChunk elements: the chunk's elements into the buffer (a loop the
-  /// vectorizer takes), their running sums in vector registers (each
+  /// vectorizer takes), their running sums in vector registers, widened
+  /// to the state there and rounded back into the buffer (each
   /// vector's prefix sums by log2(lanes) shifted adds, then the sum before
   /// it added; one dependent addition per vector instead of per element),
   /// then the results out of the buffer (vectorized again).
@@ -178,12 +169,14 @@ private:
           &at) {
     llvm::Value *chunk = b_.getInt64(kScanChunk);
     int64_t lanes = stateLanes();
-    auto *vectorType = llvm::FixedVectorType::get(sum_.state, static_cast<unsigned>(lanes));
-    llvm::Value *before = slot(buffer, b_.getInt64(-1));
-    b_.CreateStore(sum_.zero(), before);
+    auto n = static_cast<unsigned>(lanes);
+    llvm::Type *item = itemType();
+    auto *vectorType = llvm::FixedVectorType::get(sum_.state, n);
+    auto *itemVectorType = llvm::FixedVectorType::get(item, n);
+    // The chunks carry the sum before each (a state).
     LoopResult chunks = emitStridedLoop(
-        b_, b_.getInt64(0), length_, chunk, {},
-        [&](llvm::Value *first, llvm::ArrayRef<llvm::Value *>) {
+        b_, b_.getInt64(0), length_, chunk, {sum_.zero()},
+        [&](llvm::Value *first, llvm::ArrayRef<llvm::Value *> before) {
           llvm::Value *width = emitMin(b_, chunk, b_.CreateSub(length_, first));
           // Elements, then zeros past the line's end (a whole chunk in a
           // loop of constant trips: emitChunkLoop).
@@ -192,7 +185,7 @@ private:
               [&](llvm::Value *c) {
                 auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
                 gen_.setElementPosition(shape_, index, position);
-                llvm::Value *x = sum_.widen(b_, gen_.emit(op_.operand(0), index));
+                llvm::Value *x = gen_.emit(op_.operand(0), index);
                 gen_.clearElementPosition();
                 b_.CreateStore(x, slot(buffer, c));
               },
@@ -200,7 +193,7 @@ private:
           LoopResult pad = emitLoop(
               b_, width, chunk, {},
               [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
-                b_.CreateStore(sum_.zero(), slot(buffer, c));
+                b_.CreateStore(llvm::Constant::getNullValue(item), slot(buffer, c));
                 return std::vector<llvm::Value *>{};
               },
               "scan.pad");
@@ -209,15 +202,17 @@ private:
           // each vector's prefix sums, then the sum before it added. Only
           // the sums before each vector form a chain (one addition per
           // vector); the prefix sums are independent of it.
-          llvm::Value *previous = b_.CreateLoad(sum_.state, before);
-          llvm::Value *carry = b_.CreateVectorSplat(static_cast<unsigned>(lanes), previous);
+          llvm::Value *previous = before[0];
+          llvm::Value *carry = b_.CreateVectorSplat(n, previous);
           llvm::Value *zeros = llvm::Constant::getNullValue(vectorType);
           std::vector<int> last(static_cast<size_t>(lanes), static_cast<int>(lanes - 1));
           llvm::Align vectorAlign(static_cast<uint64_t>(
-              std::min<int64_t>(64, lanes * (sum_.state->getPrimitiveSizeInBits() / 8))));
+              std::min<int64_t>(64, lanes * (item->getPrimitiveSizeInBits() / 8))));
           for (int64_t v = 0; v < kScanChunk / lanes; ++v) {
             llvm::Value *address = slot(buffer, b_.getInt64(v * lanes));
-            llvm::Value *x = b_.CreateAlignedLoad(vectorType, address, vectorAlign);
+            llvm::Value *x = b_.CreateAlignedLoad(itemVectorType, address, vectorAlign);
+            if (item != sum_.state)
+              x = b_.CreateFPExt(x, vectorType);
             for (int64_t shift = 1; shift < lanes; shift *= 2) {
               // Lane i adds lane i - shift (zero for the first `shift`).
               std::vector<int> mask;
@@ -226,30 +221,33 @@ private:
               x = sum_.add(b_, x, b_.CreateShuffleVector(x, zeros, mask));
             }
             llvm::Value *total = b_.CreateShuffleVector(x, last);
-            b_.CreateAlignedStore(sum_.add(b_, x, carry), address, vectorAlign);
+            llvm::Value *sums = sum_.add(b_, x, carry);
+            if (item != sum_.state)
+              sums = b_.CreateFPTrunc(sums, itemVectorType);
+            b_.CreateAlignedStore(sums, address, vectorAlign);
             carry = sum_.add(b_, carry, total);
           }
-          // The next chunk starts from this one's total.
-          b_.CreateStore(b_.CreateExtractElement(carry, static_cast<uint64_t>(0)), before);
-          // Results: slot c holds the sum through element c, slot c - 1 the
-          // sum before it (for the first, the sum before the chunk, read
-          // before the next chunk's total replaced it: kept in `previous`).
+          // Results: slot c holds the sum through element c (rounded to
+          // the result's type), slot c - 1 the sum before it (for the first,
+          // the sum before the chunk: `previous`).
           annotateChunk(emitChunkLoop(
               b_, width, kScanChunk,
               [&](llvm::Value *c) {
                 auto [index, position] = at(stepIndex(b_.CreateAdd(first, c)));
                 llvm::Value *value =
-                    exclusive_ ? b_.CreateSelect(
-                                     b_.CreateICmpEQ(c, b_.getInt64(0)), previous,
-                                     b_.CreateLoad(sum_.state,
-                                                   slot(buffer, b_.CreateSub(c, b_.getInt64(1)))))
-                               : b_.CreateLoad(sum_.state, slot(buffer, c));
+                    exclusive_
+                        ? b_.CreateSelect(
+                              b_.CreateICmpEQ(c, b_.getInt64(0)), sum_.result(b_, previous),
+                              b_.CreateLoad(item, slot(buffer, b_.CreateSub(c, b_.getInt64(1)))))
+                        : b_.CreateLoad(item, slot(buffer, c));
                 gen_.setElementPosition(shape_, index, position);
-                storeReduced(group_, sum_.result(b_, value), index, position);
+                storeReduced(group_, value, index, position);
                 gen_.clearElementPosition();
               },
               "scan.store"));
-          return std::vector<llvm::Value *>{};
+          // The next chunk starts from this one's total.
+          return std::vector<llvm::Value *>{
+              b_.CreateExtractElement(carry, static_cast<uint64_t>(0))};
         },
         "scan.chunks");
     ctx_.target.annotateRowLoop(chunks.latch);
