@@ -405,10 +405,11 @@ bool Generator::genArgReduce() {
   if (!x.exact)
     x = exactLike(x);
   int k = pick(x.shape.size());
-  if (chance(0.4)) {
-    // top_k: the count must fit the smallest size the dim takes (1 for a
-    // symbol); the indices, and the elements at them, are exact.
-    std::optional<int64_t> length = x.shape[k].constantValue();
+  // top_k: the count must fit the smallest size the dim takes (1 for a
+  // symbol; an empty dim has none); the indices, and the elements at them,
+  // are exact.
+  std::optional<int64_t> length = x.shape[k].constantValue();
+  if ((!length || *length > 0) && chance(0.4)) {
     int64_t count = length ? 1 + pick(std::min<int64_t>(*length, 4)) : 1;
     std::vector<DimExpr> shape = x.shape;
     shape[k] = DimExpr(count);
