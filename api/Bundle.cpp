@@ -43,10 +43,9 @@ xs_status_t xs_executable_load_bundle(xs_context_t *context, const char *path,
     exe->executable = bundle.executable;
     exe->device = bundle.executable->deviceName();
     exe->function = plan.function;
-    exe->onCuda = isCudaDeviceName(exe->device);
-    if (exe->onCuda) {
-      XS_ASSIGN_OR_RETURN(exe->cudaOrdinal, cudaOrdinal(exe->device));
-    }
+    XS_ASSIGN_OR_RETURN(DeviceSpec parsed, parseDeviceName(exe->device));
+    exe->onCuda = parsed.platform == cudaPlatform().name;
+    exe->cudaOrdinal = parsed.ordinal;
     for (size_t i = 0; i < plan.paramTypes.size(); ++i)
       exe->inputs.push_back(
           describeTensorType(header.inputNames[i], plan.paramTypes[i], exe->symbols));

@@ -11,8 +11,8 @@
 #include "api/ApiObjects.h"
 #include "driver/Compiler.h"
 #include "driver/DeviceNames.h"
-#include "driver/NvidiaTargets.h"
 #include "ir/Diagnostics.h"
+#include "runtime/devices/Devices.h"
 
 using namespace xs;
 using namespace xs::api;
@@ -113,10 +113,9 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     exe->compileWarning = absl::StrJoin(exe->compileInfo.warnings, "; ");
     exe->device = device;
     exe->function = function->name();
-    exe->onCuda = isCudaDeviceName(device);
-    if (exe->onCuda) {
-      XS_ASSIGN_OR_RETURN(exe->cudaOrdinal, cudaOrdinal(device));
-    }
+    XS_ASSIGN_OR_RETURN(DeviceSpec parsed, parseDeviceName(device));
+    exe->onCuda = parsed.platform == cudaPlatform().name;
+    exe->cudaOrdinal = parsed.ordinal;
     // ONNX models are called by their graph's names.
     bool onnxNames = mod.module->functions().size() == 1 &&
                      mod.onnxInputNames.size() == function->params().size() &&

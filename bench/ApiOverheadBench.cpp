@@ -28,11 +28,11 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "driver/Compiler.h"
-#include "driver/NvidiaTargets.h"
 #include "include/xstitch/xstitch.h"
 #include "ir/Parser.h"
 #include "runtime/Executable.h"
 #include "runtime/cuda/CudaContext.h"
+#include "runtime/devices/Devices.h"
 #include "tools/common/CommandLine.h"
 #include "transforms/Pass.h"
 
@@ -287,7 +287,8 @@ int runCpu(xs_context_t *context, int iters, int threads) {
 
 int runCuda(xs_context_t *context, const std::string &device, int iters) {
   absl::StatusOr<const cuda::CudaDriver *> driver = cuda::CudaDriver::get();
-  int ordinal = cudaOrdinal(device).value_or(0);
+  absl::StatusOr<DeviceSpec> parsed = parseDeviceName(device);
+  int ordinal = parsed.ok() ? parsed->ordinal : 0;
   absl::StatusOr<std::shared_ptr<cuda::CudaContext>> gpu =
       driver.ok() ? cuda::CudaContext::create(**driver, ordinal)
                   : absl::StatusOr<std::shared_ptr<cuda::CudaContext>>(driver.status());

@@ -24,9 +24,9 @@
 #include "bench/BenchSupport.h"
 #include "bench/CudaCopyFloor.h"
 #include "driver/Compiler.h"
-#include "driver/NvidiaTargets.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "runtime/devices/Devices.h"
 #include "tools/LibraryRun.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/ExitCodes.h"
@@ -239,9 +239,10 @@ int run(int argc, char **argv) {
   if (!gpu) {
     hostCopy = std::make_unique<CopyFloor>(size_t(512) << 20, threads);
   } else {
-    absl::StatusOr<int> ordinal = cudaOrdinal(device);
-    if (!ordinal.ok())
-      return fail(ordinal.status());
+    absl::StatusOr<DeviceSpec> parsed = parseDeviceName(device);
+    if (!parsed.ok())
+      return fail(parsed.status());
+    absl::StatusOr<int> ordinal = parsed->ordinal;
     // 2 GiB: far beyond any GPU's L2.
     absl::StatusOr<std::unique_ptr<bench::CudaCopyFloor>> created =
         bench::CudaCopyFloor::create(*ordinal, size_t(2) << 30);

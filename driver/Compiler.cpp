@@ -6,12 +6,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "backends/nvptx/NvptxBackend.h"
-#include "backends/nvptx/NvptxSimulation.h"
-#include "backends/x86/X86Backend.h"
+#include "driver/Backends.h"
 #include "driver/BuildIdentity.h"
 #include "driver/CompileCache.h"
-#include "driver/NvidiaTargets.h"
 #include "ir/Diagnostics.h"
 #include "ir/Printer.h"
 #include "runtime/SpeculatedExecutable.h"
@@ -23,33 +20,34 @@
 namespace xs {
 namespace {
 
-absl::Status checkDevice(const CompileOptions &options) {
-  if (options.device == "cpu")
-    return absl::OkStatus();
-  if (isCudaDeviceName(options.device))
-    return cudaOrdinal(options.device).status();
-  if (isNvptxSimulationName(options.device))
-    return checkNvptxSimulationName(options.device);
-  return absl::InvalidArgumentError(absl::StrCat("device '", options.device,
-                                                 "' is not supported; devices are cpu, "
-                                                 "cuda[:N] and nvptx-sim[:sm_XX][:phases]"));
+CodegenOptions codegenOptionsOf(const CompileOptions &options) {
+  CodegenOptions codegen;
+  codegen.cpu = options.cpu;
+  codegen.features = options.features;
+  codegen.threads = options.threads;
+  codegen.blockElements = options.blockElements;
+  codegen.flushDenormals = options.flushDenormals;
+  codegen.streamingStoreBytes = options.streamingStoreBytes;
+  return codegen;
 }
 
-X86Options x86Options(const CompileOptions &options) {
-  X86Options x86;
-  x86.cpu = options.cpu;
-  x86.features = options.features;
-  x86.threads = options.threads;
-  x86.minElementsPerBlock = options.blockElements;
-  x86.flushDenormals = options.flushDenormals;
-  x86.streamingStoreBytes = options.streamingStoreBytes;
-  return x86;
+/// options.device, parsed and its backend resolved: once per compile, so
+/// that a present GPU's limits are queried once for planning and code.
+struct ResolvedDevice {
+  DeviceSpec device;
+  std::unique_ptr<BackendTarget> backend;
+};
+
+absl::StatusOr<ResolvedDevice> resolveDevice(const CompileOptions &options) {
+  ResolvedDevice resolved;
+  XS_ASSIGN_OR_RETURN(resolved.device, parseDeviceName(options.device));
+  XS_ASSIGN_OR_RETURN(resolved.backend,
+                      resolveBackendTarget(resolved.device, codegenOptionsOf(options)));
+  return resolved;
 }
 
 // Everything that determines the generated code and where it is loaded.
 constexpr int64_t kLiteralsInCacheKeys = 64;
-
-std::string resolvedTarget(const CompileOptions &options);
 
 /// "B=8,S=128", sorted.
 std::string specializationText(const CompileOptions &options) {
@@ -71,9 +69,10 @@ std::string originsText(const Function &function) {
   return text;
 }
 
-std::string cacheKeyText(const Function &function, const CompileOptions &options) {
+std::string cacheKeyText(const Function &function, const CompileOptions &options,
+                         const BackendTarget &backend) {
   return absl::StrCat(
-      compilerIdentity(), "\ndevice=", options.device, "\ntarget=", resolvedTarget(options),
+      compilerIdentity(), "\ndevice=", options.device, "\ntarget=", backend.identity(),
       "\nfusion=", options.fusion ? 1 : 0, "\ndata_checks=", options.dataChecks ? 1 : 0,
       "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
       "\nsync_launches=", options.syncLaunches ? 1 : 0, "\nblock_elements=", options.blockElements,
@@ -93,16 +92,6 @@ CompileCache &compileCache() {
   return *cache;
 }
 
-/// The NVPTX backend's options for `name`: a preset's limits, or a CUDA
-/// device's queried ones, and the float mode of `options`.
-absl::StatusOr<NvptxOptions> nvptxOptionsFor(std::string_view name, const CompileOptions &options) {
-  XS_ASSIGN_OR_RETURN(NvidiaDeviceLimits limits, resolveNvidiaTarget(name));
-  NvptxOptions nvptx;
-  nvptx.limits = std::move(limits);
-  nvptx.flushDenormals = options.flushDenormals;
-  return nvptx;
-}
-
 PlanOptions planOptionsOf(const CompileOptions &options) {
   PlanOptions plan;
   plan.fusion = options.fusion;
@@ -110,17 +99,9 @@ PlanOptions planOptionsOf(const CompileOptions &options) {
   return plan;
 }
 
-/// Plans `function` for the NVIDIA GPU `nvptx` describes.
-absl::StatusOr<ProgramPlan> planForNvptx(const Function &function, const CompileOptions &options,
-                                         const NvptxOptions &nvptx) {
-  return planProgram(function, nvptxTargetDescription(nvptx), planOptionsOf(options));
-}
-
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
-
-bool isNvidiaPresetName(std::string_view device) { return device.rfind("sm_", 0) == 0; }
 
 /// A function whose dims meet in broadcasts stands for its first speculated
 /// variant (all dims equal) where one plan is shown: --explain, --emit.
@@ -143,43 +124,20 @@ std::string codeGenerationStage(const ProgramPlan &plan, std::string_view what) 
   return strCat("generating ", what, " for ", kernels, kernels == 1 ? " kernel" : " kernels");
 }
 
-/// Compiles `function` (without broadcast facts) for options.device, timing
+/// Compiles `function` (without broadcast facts) with `backend`, timing
 /// the stages into `stages`.
-absl::StatusOr<CompiledProgram>
-compileOneProgram(const Function &function, const CompileOptions &options, CompileInfo &stages) {
+absl::StatusOr<CompiledProgram> compileOneProgram(const Function &function,
+                                                  const CompileOptions &options,
+                                                  const BackendTarget &backend,
+                                                  CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
   reportStage(options, "planning");
-  if (isCudaDeviceName(options.device) || isNvidiaPresetName(options.device)) {
-    // A present GPU's limits are queried once, for planning and code
-    // generation; a preset's are known.
-    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(options.device, options));
-    XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
-    stages.planSeconds = secondsSince(start);
-    start = std::chrono::steady_clock::now();
-    reportStage(options, codeGenerationStage(plan, "PTX"));
-    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx));
-    stages.llvmSeconds = secondsSince(start);
-    return CompiledProgram{std::move(plan.host), "ptx", {std::move(ptx)}};
-  }
-  if (isNvptxSimulationName(options.device)) {
-    XS_ASSIGN_OR_RETURN(NvptxOptions nvptx,
-                        nvptxOptionsFor(simulatedNvidiaTarget(options.device), options));
-    XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
-    stages.planSeconds = secondsSince(start);
-    start = std::chrono::steady_clock::now();
-    reportStage(options, codeGenerationStage(plan, "simulated code"));
-    XS_ASSIGN_OR_RETURN(CompiledProgram program,
-                        compileNvptxSimulation(plan, nvptx, x86Options(options)));
-    stages.llvmSeconds = secondsSince(start);
-    return program;
-  }
-  CompileOptions planned = options;
-  planned.specialize.clear(); // done by compileStages
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planFunction(function, planned));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan,
+                      planProgram(function, backend.description(), planOptionsOf(options)));
   stages.planSeconds = secondsSince(start);
   start = std::chrono::steady_clock::now();
-  reportStage(options, codeGenerationStage(plan, "code"));
-  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileForX86(plan, x86Options(options)));
+  reportStage(options, codeGenerationStage(plan, backend.codeName()));
+  XS_ASSIGN_OR_RETURN(CompiledProgram program, backend.generate(plan));
   stages.llvmSeconds = secondsSince(start);
   return program;
 }
@@ -187,7 +145,8 @@ compileOneProgram(const Function &function, const CompileOptions &options, Compi
 /// Compiles `function` for options.device: specialized first where asked,
 /// then one program, or one per speculated broadcast variant.
 absl::StatusOr<CompiledProgram> compileStages(const Function &original,
-                                              const CompileOptions &options, CompileInfo &stages) {
+                                              const CompileOptions &options,
+                                              const BackendTarget &backend, CompileInfo &stages) {
   auto start = std::chrono::steady_clock::now();
   std::unique_ptr<Module> specialized;
   if (!options.specialize.empty()) {
@@ -198,7 +157,8 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
   const Function &function = specialized ? *specialized->functions().front() : original;
   XS_ASSIGN_OR_RETURN(std::vector<BroadcastVariant> variants, broadcastVariants(function));
   if (variants.empty()) {
-    XS_ASSIGN_OR_RETURN(CompiledProgram program, compileOneProgram(function, options, stages));
+    XS_ASSIGN_OR_RETURN(CompiledProgram program,
+                        compileOneProgram(function, options, backend, stages));
     // Specializing counts as planning.
     stages.planSeconds = secondsSince(start) - stages.llvmSeconds;
     return program;
@@ -216,9 +176,9 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
   auto work = [&] {
     for (size_t v = next++; v < variants.size(); v = next++) {
       absl::StatusOr<std::unique_ptr<Module>> module = speculatedFunction(function, variants[v]);
-      compiled[v] =
-          module.ok() ? compileOneProgram(*(*module)->functions().front(), quiet, variantStages[v])
-                      : absl::StatusOr<CompiledProgram>(module.status());
+      compiled[v] = module.ok() ? compileOneProgram(*(*module)->functions().front(), quiet, backend,
+                                                    variantStages[v])
+                                : absl::StatusOr<CompiledProgram>(module.status());
     }
   };
   size_t workers =
@@ -248,32 +208,35 @@ absl::StatusOr<CompiledProgram> compileStages(const Function &original,
   return program;
 }
 
-/// The CPU and features x86 code is generated for; the host's are resolved
-/// once per process.
-X86Cpu x86CpuFor(const CompileOptions &options) {
-  if (!options.cpu.empty() || !options.features.empty())
-    return resolveX86Cpu(x86Options(options));
-  static const X86Cpu *host = new X86Cpu(resolveX86Cpu(X86Options()));
-  return *host;
+ProgramFileHeader headerOf(const Function &function, const CompileOptions &options,
+                           const ResolvedDevice &resolved) {
+  ProgramFileHeader header;
+  header.kind = "cache";
+  header.producer = compilerIdentity();
+  header.device = resolved.device.name;
+  header.flushDenormals = options.flushDenormals;
+  if (std::optional<HostCpuName> cpu = resolved.backend->hostCpu()) {
+    header.cpu = cpu->cpu;
+    header.features = cpu->features;
+  }
+  header.key = cacheKeyText(function, options, *resolved.backend);
+  return header;
 }
 
-/// What the code is for, beyond the options: the x86 CPU, or the NVIDIA
-/// architecture (a present GPU's, queried).
-std::string resolvedTarget(const CompileOptions &options) {
-  if (options.device == "cpu" || isNvptxSimulationName(options.device)) {
-    X86Cpu cpu = x86CpuFor(options);
-    return strCat("x86 ", cpu.cpu, " ", cpu.features);
-  }
-  absl::StatusOr<NvidiaDeviceLimits> limits = resolveNvidiaTarget(options.device);
-  return limits.ok() ? strCat("nvptx ", limits->arch, " ", limits->part) : std::string("nvptx ?");
+LoadOptions loadOptionsOf(const CompileOptions &options) {
+  LoadOptions load;
+  load.device = options.device;
+  load.threads = options.threads;
+  load.flushDenormals = options.flushDenormals;
+  load.syncLaunches = options.syncLaunches;
+  return load;
 }
 
 /// The in-memory compile cache's miss: the persistent cache's entry, or a
 /// compile (stored there for the next process).
-absl::StatusOr<std::shared_ptr<Executable>> compileOrLoad(const Function &function,
-                                                          const CompileOptions &options,
-                                                          const std::string &keyText,
-                                                          CompileInfo &stages) {
+absl::StatusOr<std::shared_ptr<Executable>>
+compileOrLoad(const Function &function, const CompileOptions &options,
+              const ResolvedDevice &resolved, const std::string &keyText, CompileInfo &stages) {
   const DiskCacheOptions &disk = options.diskCache;
   bool persistent = options.useCache && !disk.directory.empty();
   if (persistent) {
@@ -281,7 +244,7 @@ absl::StatusOr<std::shared_ptr<Executable>> compileOrLoad(const Function &functi
     std::string warning;
     if (std::optional<ProgramFile> file = loadDiskCacheEntry(disk, keyText, &warning)) {
       absl::StatusOr<std::shared_ptr<Executable>> loaded =
-          loadProgram(std::move(file->program), options);
+          loadCompiledProgram(std::move(file->program), resolved.device, loadOptionsOf(options));
       if (loaded.ok()) {
         countCompileEvent(CompileEvent::DiskLoad);
         stages.source = ExecutableSource::Disk;
@@ -295,18 +258,40 @@ absl::StatusOr<std::shared_ptr<Executable>> compileOrLoad(const Function &functi
       stages.warnings.push_back(std::move(warning));
   }
   countCompileEvent(CompileEvent::Compilation);
-  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileStages(function, options, stages));
+  XS_ASSIGN_OR_RETURN(CompiledProgram program,
+                      compileStages(function, options, *resolved.backend, stages));
   if (persistent) {
-    ProgramFile file{programFileHeader(function, options), program};
+    ProgramFile file{headerOf(function, options, resolved), program};
     file.header.key = keyText;
     if (absl::Status stored = storeDiskCacheEntry(disk, file); !stored.ok())
       stages.warnings.push_back(std::string(stored.message()));
   }
   auto start = std::chrono::steady_clock::now();
   reportStage(options, "loading");
-  absl::StatusOr<std::shared_ptr<Executable>> loaded = loadProgram(std::move(program), options);
+  absl::StatusOr<std::shared_ptr<Executable>> loaded =
+      loadCompiledProgram(std::move(program), resolved.device, loadOptionsOf(options));
   stages.loadSeconds = secondsSince(start);
   return loaded;
+}
+
+/// The plans of `function` for `backend` (its first speculated variant's
+/// where it has broadcast facts), specialized first where asked.
+absl::StatusOr<ProgramPlan> planWith(const Function &function, const CompileOptions &options,
+                                     const BackendTarget &backend) {
+  // Specializing first decides the broadcast relations it gives values to,
+  // as compileStages does.
+  if (!options.specialize.empty()) {
+    XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> specialized,
+                        specializeDims(function, options.specialize));
+    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
+    CompileOptions symbolic = options;
+    symbolic.specialize.clear();
+    return planWith(*specialized->functions().front(), symbolic, backend);
+  }
+  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
+  if (variant)
+    return planWith(*variant->functions().front(), options, backend);
+  return planProgram(function, backend.description(), planOptionsOf(options));
 }
 
 } // namespace
@@ -320,13 +305,12 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
                                                             const CompileOptions &options,
                                                             CompileCache &cache,
                                                             CompileInfo *info) {
-  if (absl::Status s = checkDevice(options); !s.ok())
-    return s;
+  XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
   auto start = std::chrono::steady_clock::now();
   bool hit = false;
   CompileInfo stages;
-  std::string keyText = cacheKeyText(function, options);
-  auto compile = [&] { return compileOrLoad(function, options, keyText, stages); };
+  std::string keyText = cacheKeyText(function, options, *resolved.backend);
+  auto compile = [&] { return compileOrLoad(function, options, resolved, keyText, stages); };
   absl::StatusOr<std::shared_ptr<Executable>> executable =
       options.useCache ? cache.getOrCompile(keyText, compile, &hit) : compile();
   if (!executable.ok())
@@ -354,39 +338,29 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
 
 absl::StatusOr<CompiledProgram> compileProgram(const Function &function,
                                                const CompileOptions &options, CompileInfo *stages) {
-  if (!isNvidiaPresetName(options.device))
-    XS_RETURN_IF_ERROR(checkDevice(options));
+  XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
   CompileInfo local;
   countCompileEvent(CompileEvent::Compilation);
-  return compileStages(function, options, stages ? *stages : local);
+  return compileStages(function, options, *resolved.backend, stages ? *stages : local);
 }
 
 absl::StatusOr<std::shared_ptr<Executable>> loadProgram(CompiledProgram program,
                                                         const CompileOptions &options) {
-  if (isNvidiaPresetName(options.device))
-    return absl::InvalidArgumentError(
-        strCat(options.device, " is a compile target; run its code on a device such as cuda:0"));
-  XS_RETURN_IF_ERROR(checkDevice(options));
-  LoadOptions load;
-  load.device = options.device;
-  load.threads = options.threads;
-  load.flushDenormals = options.flushDenormals;
-  load.syncLaunches = options.syncLaunches;
-  return loadCompiledProgram(std::move(program), load);
+  XS_ASSIGN_OR_RETURN(DeviceSpec device, parseDeviceName(options.device));
+  return loadCompiledProgram(std::move(program), device, loadOptionsOf(options));
 }
 
 ProgramFileHeader programFileHeader(const Function &function, const CompileOptions &options) {
+  absl::StatusOr<ResolvedDevice> resolved = resolveDevice(options);
+  if (resolved.ok())
+    return headerOf(function, options, *resolved);
+  // A device that does not resolve compiles nothing: its header says only
+  // what was asked for.
   ProgramFileHeader header;
   header.kind = "cache";
   header.producer = compilerIdentity();
   header.device = options.device;
   header.flushDenormals = options.flushDenormals;
-  if (options.device == "cpu" || isNvptxSimulationName(options.device)) {
-    X86Cpu cpu = x86CpuFor(options);
-    header.cpu = cpu.cpu;
-    header.features = cpu.features;
-  }
-  header.key = cacheKeyText(function, options);
   return header;
 }
 
@@ -406,8 +380,12 @@ absl::StatusOr<ProgramFile> compileBundle(const Function &function, const Compil
         strCat("@", function.name(), " has ", function.params().size(), " inputs and ",
                function.results().size(), " results, but ", inputNames.size(), " and ",
                outputNames.size(), " names were given"));
-  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileProgram(function, options, stages));
-  ProgramFile file{programFileHeader(function, options), std::move(program)};
+  XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
+  CompileInfo local;
+  countCompileEvent(CompileEvent::Compilation);
+  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileStages(function, options, *resolved.backend,
+                                                             stages ? *stages : local));
+  ProgramFile file{headerOf(function, options, resolved), std::move(program)};
   file.header.kind = "bundle";
   file.header.source = source;
   file.header.inputNames = std::move(inputNames);
@@ -430,58 +408,27 @@ std::string_view executableSourceName(ExecutableSource source) {
 }
 
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options) {
-  if (absl::Status s = checkDevice(options); !s.ok())
-    return s;
-  // Specializing first decides the broadcast relations it gives values to,
-  // as compileStages does.
-  if (!options.specialize.empty()) {
-    XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> specialized,
-                        specializeDims(function, options.specialize));
-    XS_RETURN_IF_ERROR(runPipeline(*specialized, defaultPipeline(), PipelineOptions()));
-    CompileOptions symbolic = options;
-    symbolic.specialize.clear();
-    return planFunction(*specialized->functions().front(), symbolic);
-  }
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
-  if (variant)
-    return planFunction(*variant->functions().front(), options);
-  if (isCudaDeviceName(options.device))
-    return planNvidiaFunction(function, options, options.device);
-  if (isNvptxSimulationName(options.device))
-    return planNvidiaFunction(function, options, simulatedNvidiaTarget(options.device));
-  return planProgram(function, x86TargetDescription(x86Options(options)), planOptionsOf(options));
+  XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
+  return planWith(function, options, *resolved.backend);
 }
 
-absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
-                                               const CompileOptions &options,
-                                               std::string_view target) {
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
-  if (variant)
-    return planNvidiaFunction(*variant->functions().front(), options, target);
-  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target, options));
-  return planForNvptx(function, options, nvptx);
+std::vector<std::string_view> emitFormats(const CompileOptions &options) {
+  absl::StatusOr<DeviceSpec> device = parseDeviceName(options.device);
+  const Backend *backend = device.ok() ? backendOf(*device) : nullptr;
+  return backend ? backend->emitFormats : std::vector<std::string_view>();
 }
 
-absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
-                                              const CompileOptions &options,
-                                              std::string_view target, bool llvmIR) {
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<Module> variant, firstVariant(function));
-  if (variant)
-    return emitNvidiaKernels(*variant->functions().front(), options, target, llvmIR);
-  XS_ASSIGN_OR_RETURN(NvptxOptions nvptx, nvptxOptionsFor(target, options));
-  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planForNvptx(function, options, nvptx));
-  return llvmIR ? emitNvptxLLVMIR(plan, nvptx) : emitPtx(plan, nvptx);
-}
-
-absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
-                                       bool optimized) {
-  if (options.device != "cpu")
-    return absl::InvalidArgumentError(
-        absl::StrCat("x86 LLVM IR is CPU code; for ", options.device, " emit ptx or nvptx-llvm"));
-  absl::StatusOr<ProgramPlan> plan = planFunction(function, options);
-  if (!plan.ok())
-    return plan.status();
-  return emitX86LLVMIR(*plan, x86Options(options), optimized);
+absl::StatusOr<std::string> emitKernels(const Function &function, const CompileOptions &options,
+                                        std::string_view format) {
+  std::vector<std::string> formats;
+  for (std::string_view f : emitFormats(options))
+    formats.emplace_back(f);
+  if (!formats.empty() && std::find(formats.begin(), formats.end(), format) == formats.end())
+    return absl::InvalidArgumentError(strCat("--emit=", format, " is not code for ", options.device,
+                                             "; its code is ", absl::StrJoin(formats, " or ")));
+  XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
+  XS_ASSIGN_OR_RETURN(ProgramPlan plan, planWith(function, options, *resolved.backend));
+  return resolved.backend->emit(plan, format);
 }
 
 } // namespace xs

@@ -23,10 +23,12 @@
 namespace xs {
 
 struct CompileOptions {
-  /// "cpu", or "cuda" / "cuda:N": GPU N through the CUDA driver, planned
-  /// with its queried limits (hip later), or "nvptx-sim[:sm_XX]": the code
-  /// generated for that NVIDIA preset, run on the CPU thread by thread
-  /// (runtime/simt/SimtDevice.h).
+  /// A device name (runtime/devices/Devices.h), parsed once per call and
+  /// compiled for by its platform's backend (driver/Backends.h): "cpu";
+  /// "cuda" / "cuda:N": GPU N through the CUDA driver, planned with its
+  /// queried limits; "nvptx-sim[:sm_XX]": the code generated for that
+  /// NVIDIA preset, run on the CPU thread by thread; "sm_XX": code for a
+  /// preset, compiled without a GPU (compileProgram, compileBundle).
   std::string device = "cpu";
   bool fusion = true; // false: one kernel per op (--no-fusion)
   /// Kernels check what the interpreter refuses (PlanOptions::dataChecks);
@@ -141,28 +143,20 @@ absl::StatusOr<ProgramFile> compileBundle(const Function &function, const Compil
 /// the code.
 ProgramFileHeader programFileHeader(const Function &function, const CompileOptions &options);
 
-/// The plans `compileFunction` would build (for --emit and reports).
+/// The plans `compileFunction` would build (for --explain and reports);
+/// options.device may be a compile target (sm_90: no GPU needed).
 absl::StatusOr<ProgramPlan> planFunction(const Function &function, const CompileOptions &options);
 
-/// The kernels' LLVM IR for --emit=llvm (optimized) and golden tests
-/// (`optimized` false: as the emitter wrote it).
-absl::StatusOr<std::string> emitLLVMIR(const Function &function, const CompileOptions &options,
-                                       bool optimized = true);
+/// The textual forms of code options.device's backend prints, the usual one
+/// first: llvm and llvm-unopt (x86 LLVM IR, optimized or as emitted) for the
+/// CPU, ptx and nvptx-llvm for NVIDIA GPUs, presets and the simulation
+/// (its preset's). Empty where the device does not resolve.
+std::vector<std::string_view> emitFormats(const CompileOptions &options);
 
-/// The plans for an NVIDIA GPU (`target` as for emitNvidiaKernels), for
-/// --explain --target and golden tests.
-absl::StatusOr<ProgramPlan> planNvidiaFunction(const Function &function,
-                                               const CompileOptions &options,
-                                               std::string_view target);
-
-/// The kernels for an NVIDIA GPU: PTX, or with `llvmIR` the NVPTX LLVM IR as
-/// the emitter wrote it (--emit=ptx, --emit=nvptx-llvm). `target` is a
-/// preset (sm_70 ... sm_90: no GPU needed) or cuda[:N], the limits of a
-/// present GPU (driver/NvidiaTargets.h). Planned with the GPU's description,
-/// not the host's.
-absl::StatusOr<std::string> emitNvidiaKernels(const Function &function,
-                                              const CompileOptions &options,
-                                              std::string_view target, bool llvmIR = false);
+/// The kernels of `function` for options.device (a compile target too) in
+/// one of emitFormats(options) (--emit, golden tests).
+absl::StatusOr<std::string> emitKernels(const Function &function, const CompileOptions &options,
+                                        std::string_view format);
 
 } // namespace xs
 

@@ -13,9 +13,11 @@
 
 namespace xs {
 
-/// The canonical name of `name`: cpu, cuda:N, nvptx-sim[:sm_XX][:phases],
+/// The canonical name of `name`, a device that runs code (cpu, cuda:N,
+/// nvptx-sim[:sm_XX][:phases]; runtime/devices/Devices.h),
 /// or `ref` where `allowReference` (the reference interpreter, for tools).
-/// `auto` picks cuda:0 where the NVIDIA driver sees a GPU, else cpu.
+/// `auto` picks the first present GPU of the backends' (driver/Backends.h:
+/// cuda:0 where the NVIDIA driver sees one), else cpu.
 /// Errors are InvalidArgument and list the names there are.
 absl::StatusOr<std::string> resolveDeviceName(std::string_view name, bool allowReference = false);
 

@@ -1,12 +1,7 @@
 #include "driver/NvidiaTargets.h"
 
-#include <algorithm>
-#include <vector>
-
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "ir/Diagnostics.h"
-#include "runtime/simt/SimtDevice.h"
+#include "runtime/devices/Devices.h"
 
 namespace xs {
 
@@ -27,26 +22,25 @@ NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device) {
   return l;
 }
 
-absl::Status checkNvptxSimulationName(std::string_view name) {
-  int presets = 0, phases = 0;
-  for (const std::string &part : nvptxSimulationNameParts(name))
-    ++(part == kPhaseLaunches ? phases : presets);
-  if (presets > 1 || phases > 1)
-    return absl::InvalidArgumentError(strCat(
-        "'", name, "' is not an NVPTX simulation device: write nvptx-sim[:sm_XX][:", kPhaseLaunches,
-        "]"));
-  return nvidiaPreset(simulatedNvidiaTarget(name)).status();
-}
-
-absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
-  if (!isCudaDeviceName(target))
-    return nvidiaPreset(target);
-  XS_ASSIGN_OR_RETURN(int ordinal, cudaOrdinal(target));
+absl::StatusOr<NvidiaDeviceLimits> queryNvidiaLimits(int ordinal) {
   XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
   XS_ASSIGN_OR_RETURN(cuda::CudaDeviceInfo device, driver->deviceInfo(ordinal));
   return nvidiaLimitsOf(device);
 }
 
-std::string autoDevice() { return resolveNvidiaTarget("cuda:0").ok() ? "cuda:0" : "cpu"; }
+absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
+  absl::StatusOr<DeviceSpec> device = parseDeviceName(target);
+  if (device.ok() && device->platform == cudaPlatform().name)
+    return queryNvidiaLimits(device->ordinal);
+  if (!device.ok() && target.substr(0, 4) == "cuda")
+    return device.status(); // says how a CUDA device is written
+  return nvidiaPreset(target);
+}
+
+std::optional<std::string> presentNvidiaDevice() {
+  if (resolveNvidiaTarget("cuda:0").ok())
+    return "cuda:0";
+  return std::nullopt;
+}
 
 } // namespace xs

@@ -16,13 +16,13 @@
 #include "driver/BuildIdentity.h"
 #include "driver/Compiler.h"
 #include "driver/DeviceNames.h"
-#include "driver/NvidiaTargets.h"
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
 #include "ir/Interpreter.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "runtime/devices/Devices.h"
 #include "tools/Conformance.h"
 #include "tools/Explain.h"
 #include "tools/LibraryRun.h"
@@ -371,37 +371,31 @@ int run(int argc, char **argv) {
 
   if (args->has("emit")) {
     std::string what = args->get("emit");
-    if (what == "ptx" || what == "nvptx-llvm") {
-      // The GPU compiled for: --target, else the CUDA device run on.
-      std::string target = args->has("target")             ? args->get("target")
-                           : isCudaDeviceName(device)      ? device
-                           : isNvptxSimulationName(device) ? simulatedNvidiaTarget(device)
-                                                           : std::string();
-      if (target.empty())
-        return report(absl::InvalidArgumentError(
-            absl::StrCat("--emit=", what, " needs --target: a preset (",
-                         absl::StrJoin(nvidiaPresetNames(), ", "), ") or cuda[:N]")));
-      absl::StatusOr<std::string> code =
-          emitNvidiaKernels(**function, *compileOptions, target, what == "nvptx-llvm");
-      if (!code.ok())
-        return report(code.status());
-      std::cout << *code;
-      return kExitOk;
-    }
-    if (what != "llvm" && what != "llvm-unopt")
-      return report(absl::InvalidArgumentError(
-          absl::StrCat("--emit supports llvm, llvm-unopt, ptx and nvptx-llvm, got '", what, "'")));
-    if (args->has("target"))
-      return report(absl::InvalidArgumentError(
-          "--target names an NVIDIA GPU: it goes with --emit=ptx, --emit=nvptx-llvm or "
-          "--explain"));
     if (device == "ref")
       return report(absl::InvalidArgumentError(
           "--emit needs a compiling device; the reference interpreter emits no code"));
-    absl::StatusOr<std::string> ir = emitLLVMIR(**function, *compileOptions, what == "llvm");
-    if (!ir.ok())
-      return report(ir.status());
-    std::cout << *ir;
+    // The code's device: --target (an NVIDIA GPU, preset or present), else
+    // the device run on.
+    CompileOptions emitted = *compileOptions;
+    if (args->has("target"))
+      emitted.device = args->get("target");
+    std::vector<std::string_view> formats = emitFormats(emitted);
+    if (std::find(formats.begin(), formats.end(), what) == formats.end() && !args->has("target") &&
+        (what == "ptx" || what == "nvptx-llvm"))
+      return report(absl::InvalidArgumentError(
+          absl::StrCat("--emit=", what, " needs --target: a preset (",
+                       absl::StrJoin(nvidiaPresetNames(), ", "), ") or cuda[:N]")));
+    if (args->has("target") && (what == "llvm" || what == "llvm-unopt"))
+      return report(absl::InvalidArgumentError(
+          "--target names an NVIDIA GPU: it goes with --emit=ptx, --emit=nvptx-llvm or "
+          "--explain"));
+    if (what != "llvm" && what != "llvm-unopt" && what != "ptx" && what != "nvptx-llvm")
+      return report(absl::InvalidArgumentError(
+          absl::StrCat("--emit supports llvm, llvm-unopt, ptx and nvptx-llvm, got '", what, "'")));
+    absl::StatusOr<std::string> code = emitKernels(**function, emitted, what);
+    if (!code.ok())
+      return report(code.status());
+    std::cout << *code;
     return kExitOk;
   }
 
@@ -425,10 +419,10 @@ int run(int argc, char **argv) {
     absl::StatusOr<ReportedFunction> planned = reportedFunction(**function, dims);
     if (!planned.ok())
       return report(planned.status());
-    absl::StatusOr<ProgramPlan> plan =
-        args->has("target")
-            ? planNvidiaFunction(*planned->function, *compileOptions, args->get("target"))
-            : planFunction(*planned->function, *compileOptions);
+    CompileOptions target = *compileOptions;
+    if (args->has("target"))
+      target.device = args->get("target");
+    absl::StatusOr<ProgramPlan> plan = planFunction(*planned->function, target);
     if (!plan.ok())
       return report(plan.status());
     if (what == "dot")

@@ -11,18 +11,16 @@ namespace {
 
 bool isX86Code(const CompiledProgram &program) { return program.objectFormat == "x86_64-elf"; }
 
-/// Whether code for the bundle's device can run on `device`.
+/// Whether code for the bundle's device can run on `device`: both of one
+/// code family (DevicePlatform::codeFamily).
 absl::Status checkDevice(const ProgramFile &file, const std::string &name,
-                         const std::string &device) {
-  const std::string &format = file.program.objectFormat;
-  bool simulation = isNvptxSimulationName(file.header.device);
-  bool fits = format == "ptx" ? isCudaDeviceName(device)
-              : simulation    ? isNvptxSimulationName(device)
-                              : device == "cpu";
-  if (!fits)
+                         const DeviceSpec &device) {
+  absl::StatusOr<DeviceSpec> compiledFor = parseDeviceName(file.header.device);
+  if (!compiledFor.ok() || platformOf(*compiledFor).codeFamily != platformOf(device).codeFamily ||
+      platformOf(device).load == nullptr)
     return absl::FailedPreconditionError(
         strCat(name, ": the bundle holds code for ", file.header.device, ", which does not run on ",
-               device, "; compile one for it: xstitch-compile MODEL --device=", device));
+               device.name, "; compile one for it: xstitch-compile MODEL --device=", device.name));
   if (!isX86Code(file.program))
     return absl::OkStatus();
   std::vector<std::string> missing = missingCpuFeatures(file.header.features);
@@ -38,11 +36,11 @@ absl::Status checkDevice(const ProgramFile &file, const std::string &name,
 } // namespace
 
 std::string defaultBundleDevice(const ProgramFileHeader &header) {
-  if (isNvptxSimulationName(header.device))
-    return header.device;
-  if (header.device == "cpu")
-    return "cpu";
-  return "cuda:0";
+  absl::StatusOr<DeviceSpec> device = parseDeviceName(header.device);
+  if (!device.ok())
+    return header.device; // loading says what is wrong with it
+  std::string_view runOn = platformOf(*device).defaultRunDevice;
+  return runOn.empty() ? header.device : std::string(runOn);
 }
 
 absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions options) {
@@ -56,11 +54,12 @@ absl::StatusOr<LoadedBundle> loadBundle(const std::string &path, LoadOptions opt
   if (options.device.empty())
     options.device = defaultBundleDevice(file.header);
   options.flushDenormals = file.header.flushDenormals;
-  XS_RETURN_IF_ERROR(checkDevice(file, path, options.device));
+  XS_ASSIGN_OR_RETURN(DeviceSpec device, parseDeviceName(options.device));
+  XS_RETURN_IF_ERROR(checkDevice(file, path, device));
   LoadedBundle loaded;
   loaded.header = file.header;
   absl::StatusOr<std::shared_ptr<Executable>> executable =
-      loadCompiledProgram(std::move(file.program), options);
+      loadCompiledProgram(std::move(file.program), device, options);
   if (!executable.ok())
     return absl::Status(executable.status().code(),
                         strCat(path, ": ", executable.status().message()));

@@ -143,9 +143,8 @@ TEST(CompilerTest, EmitsLLVMIR) {
   ASSERT_TRUE(module.ok());
   CompileOptions options;
   options.cpu = "x86-64-v3";
-  for (bool optimized : {true, false}) {
-    absl::StatusOr<std::string> ir =
-        emitLLVMIR(*(*module)->functions().front(), options, optimized);
+  for (std::string_view format : {"llvm", "llvm-unopt"}) {
+    absl::StatusOr<std::string> ir = emitKernels(*(*module)->functions().front(), options, format);
     ASSERT_TRUE(ir.ok()) << ir.status().message();
     EXPECT_NE(ir->find("define "), std::string::npos) << *ir;
   }

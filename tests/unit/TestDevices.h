@@ -15,7 +15,8 @@
 #include <string_view>
 #include <vector>
 
-#include "driver/NvidiaTargets.h"
+#include "driver/Backends.h"
+#include "runtime/devices/Devices.h"
 
 namespace xs {
 
@@ -29,8 +30,8 @@ inline const std::vector<std::string> &compiledTestDevices() {
     // The simulation twice: variants of several phases as cooperative
     // kernels, and as a launch per phase.
     auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases"};
-    if (std::string gpu = autoDevice(); gpu != "cpu")
-      list->push_back(gpu);
+    if (std::optional<std::string> gpu = presentAcceleratorDevice())
+      list->push_back(*gpu);
     return list;
   }();
   return *devices;

@@ -1,0 +1,117 @@
+// Device names parsed once into DeviceSpecs (runtime/devices/Devices.h) and
+// the backends the driver resolves for them (driver/Backends.h).
+
+#include <gtest/gtest.h>
+
+#include "driver/Backends.h"
+#include "driver/Compiler.h"
+#include "runtime/devices/Devices.h"
+#include "tools/common/DifferentialCheck.h"
+#include "transforms/Pass.h"
+
+namespace xs {
+namespace {
+
+DeviceSpec parsed(std::string_view name) {
+  absl::StatusOr<DeviceSpec> device = parseDeviceName(name);
+  EXPECT_TRUE(device.ok()) << name << ": " << device.status().message();
+  return device.value_or(DeviceSpec());
+}
+
+TEST(DeviceRegistryTest, NamesParseIntoTheirPlatforms) {
+  DeviceSpec cpu = parsed("cpu");
+  EXPECT_EQ(cpu.platform, "cpu");
+  EXPECT_EQ(cpu.name, "cpu");
+
+  DeviceSpec gpu = parsed("cuda");
+  EXPECT_EQ(gpu.platform, "cuda");
+  EXPECT_EQ(gpu.name, "cuda:0");
+  EXPECT_EQ(parsed("cuda:3").ordinal, 3);
+
+  DeviceSpec simulation = parsed("nvptx-sim");
+  EXPECT_EQ(simulation.platform, "nvptx-sim");
+  EXPECT_EQ(simulation.preset, "sm_90");
+  EXPECT_FALSE(simulation.phaseLaunches);
+  DeviceSpec phases = parsed("nvptx-sim:phases:sm_80");
+  EXPECT_EQ(phases.preset, "sm_80");
+  EXPECT_TRUE(phases.phaseLaunches);
+  EXPECT_EQ(phases.name, "nvptx-sim:phases:sm_80");
+
+  DeviceSpec preset = parsed("sm_86");
+  EXPECT_EQ(preset.platform, "nvptx");
+  EXPECT_EQ(preset.preset, "sm_86");
+  EXPECT_EQ(platformOf(preset).load, nullptr);
+}
+
+TEST(DeviceRegistryTest, MisspelledNamesSayHowTheyAreWritten) {
+  absl::StatusOr<DeviceSpec> unknown = parseDeviceName("tpu");
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.status().message(),
+            "unknown device 'tpu'; devices are cpu, cuda[:N], nvptx-sim[:sm_XX][:phases], sm_XX");
+  absl::StatusOr<DeviceSpec> ordinal = parseDeviceName("cuda:-1");
+  ASSERT_FALSE(ordinal.ok());
+  EXPECT_NE(ordinal.status().message().find("write cuda or cuda:N"), std::string::npos);
+  for (std::string_view name : {"nvptx-sim:sm_80:sm_86", "nvptx-sim:phases:phases", "nvptx-sim:"}) {
+    absl::StatusOr<DeviceSpec> simulation = parseDeviceName(name);
+    ASSERT_FALSE(simulation.ok()) << name;
+    EXPECT_NE(simulation.status().message().find("is not an NVPTX simulation device"),
+              std::string::npos);
+  }
+  // Names that only start like a platform's are not that platform's.
+  EXPECT_FALSE(parseDeviceName("cpu0").ok());
+  EXPECT_FALSE(parseDeviceName("nvptx-simulator").ok());
+  EXPECT_FALSE(parseDeviceName("sm_9x").ok());
+}
+
+TEST(DeviceRegistryTest, EveryPlatformThatCompilesHasABackend) {
+  for (std::string_view name : {"cpu", "nvptx-sim:sm_80", "sm_90"}) {
+    DeviceSpec device = parsed(name);
+    ASSERT_NE(backendOf(device), nullptr) << name;
+    absl::StatusOr<std::unique_ptr<BackendTarget>> target =
+        resolveBackendTarget(device, CodegenOptions());
+    ASSERT_TRUE(target.ok()) << name << ": " << target.status().message();
+    EXPECT_GE((*target)->description().parallelUnits, 1) << name;
+    EXPECT_FALSE((*target)->identity().empty()) << name;
+    // Code that runs on the host records the CPU it was generated for.
+    EXPECT_EQ((*target)->hostCpu().has_value(), name != "sm_90") << name;
+  }
+  // The simulation plans for the GPU it simulates.
+  absl::StatusOr<std::unique_ptr<BackendTarget>> sm80 =
+      resolveBackendTarget(parsed("nvptx-sim:sm_80"), CodegenOptions());
+  absl::StatusOr<std::unique_ptr<BackendTarget>> sm90 =
+      resolveBackendTarget(parsed("sm_90"), CodegenOptions());
+  ASSERT_TRUE(sm80.ok() && sm90.ok());
+  EXPECT_NE((*sm80)->identity().find("sm_80"), std::string::npos);
+  EXPECT_NE((*sm80)->description().parallelUnits, (*sm90)->description().parallelUnits);
+  // A preset xstitch does not have is the backend's to refuse.
+  absl::StatusOr<std::unique_ptr<BackendTarget>> unknown =
+      resolveBackendTarget(parsed("nvptx-sim:sm_99"), CodegenOptions());
+  EXPECT_FALSE(unknown.ok());
+}
+
+TEST(DeviceRegistryTest, EmitFormatsFollowTheBackend) {
+  absl::StatusOr<std::unique_ptr<Module>> module = parseSingleFunction(
+      "func @f(%x: f32[N]) -> (y) {\n  %y = exp %x\n  return %y\n}\n", defaultPipeline());
+  ASSERT_TRUE(module.ok());
+  const Function &function = *(*module)->functions().front();
+  CompileOptions options;
+  options.cpu = "x86-64-v3";
+  EXPECT_EQ(emitFormats(options), (std::vector<std::string_view>{"llvm", "llvm-unopt"}));
+  absl::StatusOr<std::string> ptxOnCpu = emitKernels(function, options, "ptx");
+  ASSERT_FALSE(ptxOnCpu.ok());
+  EXPECT_EQ(ptxOnCpu.status().message(),
+            "--emit=ptx is not code for cpu; its code is llvm or llvm-unopt");
+  options.device = "sm_80";
+  absl::StatusOr<std::string> ptx = emitKernels(function, options, "ptx");
+  ASSERT_TRUE(ptx.ok()) << ptx.status().message();
+  EXPECT_NE(ptx->find(".target sm_80"), std::string::npos);
+  // Code for a preset compiles without a GPU but does not load anywhere here.
+  absl::StatusOr<CompiledProgram> program = compileProgram(function, options);
+  ASSERT_TRUE(program.ok()) << program.status().message();
+  absl::StatusOr<std::shared_ptr<Executable>> loaded = loadProgram(*program, options);
+  ASSERT_FALSE(loaded.ok());
+  EXPECT_EQ(loaded.status().message(), "sm_80 is a compile target; run its code on cuda:0");
+}
+
+} // namespace
+} // namespace xs
