@@ -369,6 +369,16 @@ int run(int argc, char **argv) {
   if (!function.ok())
     return report(function.status());
 
+  // --target names the NVIDIA GPU code is emitted or planned for: a preset
+  // or a present one.
+  if (args->has("target")) {
+    absl::StatusOr<DeviceSpec> target = parseDeviceName(args->get("target"));
+    if (!target.ok() || (target->platform != cudaPlatform().name &&
+                         target->platform != nvidiaPresetPlatform().name))
+      return report(absl::InvalidArgumentError(absl::StrCat(
+          "--target names an NVIDIA GPU: a preset (", absl::StrJoin(nvidiaPresetNames(), ", "),
+          ") or cuda[:N], got '", args->get("target"), "'")));
+  }
   if (args->has("emit")) {
     std::string what = args->get("emit");
     if (device == "ref")
