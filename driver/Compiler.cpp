@@ -294,6 +294,16 @@ absl::StatusOr<ProgramPlan> planWith(const Function &function, const CompileOpti
   return planProgram(function, backend.description(), planOptionsOf(options));
 }
 
+/// A compile that skips the caches, for program files.
+absl::StatusOr<CompiledProgram> compileUncached(const Function &function,
+                                                const CompileOptions &options,
+                                                const ResolvedDevice &resolved,
+                                                CompileInfo *stages) {
+  CompileInfo local;
+  countCompileEvent(CompileEvent::Compilation);
+  return compileStages(function, options, *resolved.backend, stages ? *stages : local);
+}
+
 } // namespace
 
 absl::StatusOr<std::shared_ptr<Executable>>
@@ -339,9 +349,7 @@ absl::StatusOr<std::shared_ptr<Executable>> compileFunction(const Function &func
 absl::StatusOr<CompiledProgram> compileProgram(const Function &function,
                                                const CompileOptions &options, CompileInfo *stages) {
   XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
-  CompileInfo local;
-  countCompileEvent(CompileEvent::Compilation);
-  return compileStages(function, options, *resolved.backend, stages ? *stages : local);
+  return compileUncached(function, options, resolved, stages);
 }
 
 absl::StatusOr<std::shared_ptr<Executable>> loadProgram(CompiledProgram program,
@@ -381,10 +389,8 @@ absl::StatusOr<ProgramFile> compileBundle(const Function &function, const Compil
                function.results().size(), " results, but ", inputNames.size(), " and ",
                outputNames.size(), " names were given"));
   XS_ASSIGN_OR_RETURN(ResolvedDevice resolved, resolveDevice(options));
-  CompileInfo local;
-  countCompileEvent(CompileEvent::Compilation);
-  XS_ASSIGN_OR_RETURN(CompiledProgram program, compileStages(function, options, *resolved.backend,
-                                                             stages ? *stages : local));
+  XS_ASSIGN_OR_RETURN(CompiledProgram program,
+                      compileUncached(function, options, resolved, stages));
   ProgramFile file{headerOf(function, options, resolved), std::move(program)};
   file.header.kind = "bundle";
   file.header.source = source;

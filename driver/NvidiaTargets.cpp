@@ -1,7 +1,6 @@
 #include "driver/NvidiaTargets.h"
 
 #include "ir/Diagnostics.h"
-#include "runtime/devices/Devices.h"
 
 namespace xs {
 
@@ -28,17 +27,8 @@ absl::StatusOr<NvidiaDeviceLimits> queryNvidiaLimits(int ordinal) {
   return nvidiaLimitsOf(device);
 }
 
-absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target) {
-  absl::StatusOr<DeviceSpec> device = parseDeviceName(target);
-  if (device.ok() && device->platform == cudaPlatform().name)
-    return queryNvidiaLimits(device->ordinal);
-  if (!device.ok() && target.substr(0, 4) == "cuda")
-    return device.status(); // says how a CUDA device is written
-  return nvidiaPreset(target);
-}
-
 std::optional<std::string> presentNvidiaDevice() {
-  if (resolveNvidiaTarget("cuda:0").ok())
+  if (queryNvidiaLimits(0).ok())
     return "cuda:0";
   return std::nullopt;
 }

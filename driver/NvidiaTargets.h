@@ -8,7 +8,6 @@
 
 #include <optional>
 #include <string>
-#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
@@ -23,11 +22,6 @@ NvidiaDeviceLimits nvidiaLimitsOf(const cuda::CudaDeviceInfo &device);
 /// The limits of CUDA device `ordinal`, queried through the driver. Errors
 /// say what is missing (no driver, no such device).
 absl::StatusOr<NvidiaDeviceLimits> queryNvidiaLimits(int ordinal);
-
-/// `target` is a preset name ("sm_90"), or "cuda" / "cuda:N" for the limits
-/// of CUDA device N (0 by default). Errors say what is missing or list the
-/// presets.
-absl::StatusOr<NvidiaDeviceLimits> resolveNvidiaTarget(std::string_view target);
 
 /// "cuda:0" where a driver sees a GPU that xstitch generates code for.
 std::optional<std::string> presentNvidiaDevice();

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/HostPlan.h"

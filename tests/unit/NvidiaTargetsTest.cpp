@@ -1,6 +1,7 @@
 // NVIDIA targets by name: presets, and devices queried through the driver.
 
 #include "driver/NvidiaTargets.h"
+#include "runtime/devices/Devices.h"
 
 #include <gtest/gtest.h>
 
@@ -8,14 +9,14 @@ namespace xs {
 namespace {
 
 TEST(NvidiaTargetsTest, PresetNamesResolveWithoutADriver) {
-  absl::StatusOr<NvidiaDeviceLimits> l = resolveNvidiaTarget("sm_80");
+  absl::StatusOr<NvidiaDeviceLimits> l = nvidiaPreset(parseDeviceName("sm_80")->preset);
   ASSERT_TRUE(l.ok()) << l.status().message();
   EXPECT_EQ(l->smCount, 108);
-  EXPECT_FALSE(resolveNvidiaTarget("sm_99").ok());
+  EXPECT_FALSE(nvidiaPreset(parseDeviceName("sm_99")->preset).ok());
 }
 
 TEST(NvidiaTargetsTest, BadDeviceOrdinalIsAnError) {
-  absl::StatusOr<NvidiaDeviceLimits> l = resolveNvidiaTarget("cuda:x");
+  absl::StatusOr<DeviceSpec> l = parseDeviceName("cuda:x");
   ASSERT_FALSE(l.ok());
   EXPECT_EQ(l.status().message(),
             "'cuda:x' names no CUDA device: write cuda or cuda:N with N >= 0");
@@ -23,7 +24,7 @@ TEST(NvidiaTargetsTest, BadDeviceOrdinalIsAnError) {
 
 // Without a driver the error says so; with one, device 0's limits come back.
 TEST(NvidiaTargetsTest, QueriedDeviceOrMissingDriver) {
-  absl::StatusOr<NvidiaDeviceLimits> l = resolveNvidiaTarget("cuda");
+  absl::StatusOr<NvidiaDeviceLimits> l = queryNvidiaLimits(parseDeviceName("cuda")->ordinal);
   if (!l.ok()) {
     std::string message(l.status().message());
     EXPECT_TRUE(message.find(cuda::kCudaDriverLibrary) != std::string::npos ||
