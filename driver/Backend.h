@@ -79,6 +79,11 @@ struct Backend {
   /// `auto` picks when present ("cuda:0"), else nullopt. Null for
   /// platforms that are always there or never run code.
   std::optional<std::string> (*presentDevice)() = nullptr;
+  /// Its devices are GPUs that code is emitted or planned for by name
+  /// (xstitch-run --target): presets and present GPUs, not simulations.
+  bool gpuTarget = false;
+  /// The presets it has, for messages; null where it has none.
+  std::vector<std::string> (*presetNames)() = nullptr;
 };
 
 } // namespace xs

@@ -1,17 +1,21 @@
 #include "driver/Backends.h"
 
+#include <algorithm>
+
+#include "absl/strings/str_join.h"
+
+#include "driver/AmdBackends.h"
 #include "driver/CpuBackend.h"
 #include "driver/NvidiaBackends.h"
 #include "ir/Diagnostics.h"
+#include "runtime/devices/DevicePlatform.h"
 
 namespace xs {
 
 const std::vector<const Backend *> &backends() {
   static const std::vector<const Backend *> all = {
-      &nvidiaGpuBackend(),
-      &x86Backend(),
-      &nvptxSimulationBackend(),
-      &nvidiaPresetBackend(),
+      &nvidiaGpuBackend(),        &x86Backend(),          &nvptxSimulationBackend(),
+      &amdgpuSimulationBackend(), &nvidiaPresetBackend(), &amdgpuPresetBackend(),
   };
   return all;
 }
@@ -37,6 +41,37 @@ std::optional<std::string> presentAcceleratorDevice() {
       if (std::optional<std::string> device = backend->presentDevice())
         return device;
   return std::nullopt;
+}
+
+bool isGpuTarget(const DeviceSpec &device) {
+  const Backend *backend = backendOf(device);
+  return backend != nullptr && backend->gpuTarget;
+}
+
+std::string gpuTargetSyntax() {
+  std::vector<std::string> presets, present;
+  for (const Backend *backend : backends()) {
+    if (!backend->gpuTarget)
+      continue;
+    if (backend->presetNames) {
+      for (std::string &name : backend->presetNames())
+        presets.push_back(std::move(name));
+      continue;
+    }
+    for (const DevicePlatform *platform : devicePlatforms())
+      if (platform->name == backend->platform)
+        present.emplace_back(platform->syntax);
+  }
+  return strCat("a preset (", absl::StrJoin(presets, ", "), ") or ", absl::StrJoin(present, ", "));
+}
+
+std::vector<std::string_view> allEmitFormats() {
+  std::vector<std::string_view> formats;
+  for (const Backend *backend : backends())
+    for (std::string_view format : backend->emitFormats)
+      if (std::find(formats.begin(), formats.end(), format) == formats.end())
+        formats.push_back(format);
+  return formats;
 }
 
 } // namespace xs

@@ -31,6 +31,17 @@ absl::StatusOr<std::unique_ptr<BackendTarget>> resolveBackendTarget(const Device
 /// else nullopt: what `auto` picks before the CPU.
 std::optional<std::string> presentAcceleratorDevice();
 
+/// Whether `device` names a GPU that code is emitted or planned for
+/// (Backend::gpuTarget: a preset or a present GPU).
+bool isGpuTarget(const DeviceSpec &device);
+
+/// How those GPUs are written, for messages: "a preset (sm_70, ...,
+/// gfx1100) or cuda[:N]".
+std::string gpuTargetSyntax();
+
+/// Every --emit format of any backend, each once, in the backends' order.
+std::vector<std::string_view> allEmitFormats();
+
 } // namespace xs
 
 #endif // XSTITCH_DRIVER_BACKENDS_H

@@ -84,13 +84,17 @@ const Backend &nvidiaGpuBackend() {
   static const Backend backend{.platform = "cuda",
                                .emitFormats = {"ptx", "nvptx-llvm"},
                                .resolve = resolveGpu,
-                               .presentDevice = presentNvidiaDevice};
+                               .presentDevice = presentNvidiaDevice,
+                               .gpuTarget = true};
   return backend;
 }
 
 const Backend &nvidiaPresetBackend() {
-  static const Backend backend{
-      .platform = "nvptx", .emitFormats = {"ptx", "nvptx-llvm"}, .resolve = resolvePreset};
+  static const Backend backend{.platform = "nvptx",
+                               .emitFormats = {"ptx", "nvptx-llvm"},
+                               .resolve = resolvePreset,
+                               .gpuTarget = true,
+                               .presetNames = nvidiaPresetNames};
   return backend;
 }
 

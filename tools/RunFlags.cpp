@@ -59,12 +59,13 @@ const std::vector<FlagSpec> kFlags = {
      "mappings, bytes moved) as text or as a Graphviz graph, and exit; --dim values pick the "
      "variants and evaluate sizes",
      "text"},
-    {"emit", true, false, "llvm|llvm-unopt|ptx|nvptx-llvm",
-     "print the kernels' code and exit: x86 LLVM IR (optimized, or as emitted), or for --target "
-     "PTX or the NVPTX LLVM IR as emitted"},
-    {"target", true, false, "sm_XX|cuda[:N]",
-     "the NVIDIA GPU --emit=ptx and --explain plan for: a preset (sm_70, sm_80, sm_86, sm_89, "
-     "sm_90), or a present GPU"},
+    {"emit", true, false, "llvm|llvm-unopt|ptx|nvptx-llvm|amdgcn|hsaco|amdgpu-llvm",
+     "print the kernels' code and exit: x86 LLVM IR (optimized, or as emitted); for an NVIDIA "
+     "--target PTX or the NVPTX LLVM IR as emitted; for an AMD --target AMDGCN assembly, the HSA "
+     "code object (binary: redirect it to a file) or the AMDGPU LLVM IR as emitted"},
+    {"target", true, false, "sm_XX|gfxNNN|cuda[:N]",
+     "the GPU --emit and --explain plan for: an NVIDIA preset (sm_70, sm_80, sm_86, sm_89, "
+     "sm_90), an AMD preset (gfx90a, gfx942, gfx1100), or a present GPU"},
     {"cpu", true, false, "NAME", "LLVM CPU to generate x86 code for (default: the host's)"},
     {"features", true, false, "+f,-g", "LLVM target features for x86 code (default: the host's)"},
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},

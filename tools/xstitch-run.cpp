@@ -8,11 +8,13 @@
 #include <cstdlib>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
-#include "backends/nvptx/NvidiaTargetDescription.h"
+#include "driver/Backends.h"
 #include "driver/BuildIdentity.h"
 #include "driver/Compiler.h"
 #include "driver/DeviceNames.h"
@@ -369,39 +371,40 @@ int run(int argc, char **argv) {
   if (!function.ok())
     return report(function.status());
 
-  // --target names the NVIDIA GPU code is emitted or planned for: a preset
-  // or a present one.
+  // --target names the GPU code is emitted or planned for: a preset or a
+  // present one.
   if (args->has("target")) {
     absl::StatusOr<DeviceSpec> target = parseDeviceName(args->get("target"));
-    if (!target.ok() || (target->platform != cudaPlatform().name &&
-                         target->platform != nvidiaPresetPlatform().name))
+    if (!target.ok() || !isGpuTarget(*target))
       return report(absl::InvalidArgumentError(absl::StrCat(
-          "--target names an NVIDIA GPU: a preset (", absl::StrJoin(nvidiaPresetNames(), ", "),
-          ") or cuda[:N], got '", args->get("target"), "'")));
+          "--target names a GPU: ", gpuTargetSyntax(), ", got '", args->get("target"), "'")));
   }
   if (args->has("emit")) {
     std::string what = args->get("emit");
     if (device == "ref")
       return report(absl::InvalidArgumentError(
           "--emit needs a compiling device; the reference interpreter emits no code"));
-    // The code's device: --target (an NVIDIA GPU, preset or present), else
-    // the device run on.
+    std::vector<std::string> known;
+    for (std::string_view format : allEmitFormats())
+      known.emplace_back(format);
+    if (std::find(known.begin(), known.end(), what) == known.end())
+      return report(absl::InvalidArgumentError(
+          absl::StrCat("--emit supports ", absl::StrJoin(known, ", "), ", got '", what, "'")));
+    // The code's device: --target (a GPU, preset or present), else the
+    // device run on.
     CompileOptions emitted = *compileOptions;
     if (args->has("target"))
       emitted.device = args->get("target");
     std::vector<std::string_view> formats = emitFormats(emitted);
+    absl::StatusOr<DeviceSpec> runDevice = parseDeviceName(device);
     if (std::find(formats.begin(), formats.end(), what) == formats.end() && !args->has("target") &&
-        (what == "ptx" || what == "nvptx-llvm"))
+        !(runDevice.ok() && isGpuTarget(*runDevice)))
       return report(absl::InvalidArgumentError(
-          absl::StrCat("--emit=", what, " needs --target: a preset (",
-                       absl::StrJoin(nvidiaPresetNames(), ", "), ") or cuda[:N]")));
-    if (args->has("target") && (what == "llvm" || what == "llvm-unopt"))
+          absl::StrCat("--emit=", what, " is not code for ", device,
+                       "; for a GPU add --target: ", gpuTargetSyntax())));
+    if (what == "hsaco" && isatty(STDOUT_FILENO))
       return report(absl::InvalidArgumentError(
-          "--target names an NVIDIA GPU: it goes with --emit=ptx, --emit=nvptx-llvm or "
-          "--explain"));
-    if (what != "llvm" && what != "llvm-unopt" && what != "ptx" && what != "nvptx-llvm")
-      return report(absl::InvalidArgumentError(
-          absl::StrCat("--emit supports llvm, llvm-unopt, ptx and nvptx-llvm, got '", what, "'")));
+          "--emit=hsaco writes a binary code object: redirect standard output to a file"));
     absl::StatusOr<std::string> code = emitKernels(**function, emitted, what);
     if (!code.ok())
       return report(code.status());
@@ -444,8 +447,8 @@ int run(int argc, char **argv) {
 
   if (args->has("target"))
     return report(absl::InvalidArgumentError(
-        "--target names the NVIDIA GPU that --emit=ptx, --emit=nvptx-llvm and --explain plan "
-        "for; to run on a GPU use --device=cuda[:N]"));
+        "--target names the GPU that --emit and --explain plan for; to run on a GPU use "
+        "--device=cuda[:N]"));
 
   InputRequest request;
   request.inputs = renameOnnxSpecs(args->getAll("input"), onnxNames.inputs, **function, true);

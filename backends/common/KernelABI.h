@@ -36,7 +36,7 @@
 // that stay resident at once: its blocks stride over the grid, and
 // buffers[n], after its n arguments, points at a 32-bit word in device
 // memory, zero at the launch, for its grid barriers. Every pointer
-// in `buffers` is aligned to kNvptxBufferAlignment bytes: the kernels load
+// in `buffers` is aligned to kGpuBufferAlignment bytes: the kernels load
 // and store runs of elements as 128-bit vectors where positions allow.
 
 #include <cstddef>
@@ -67,8 +67,8 @@ inline std::string nvptxSymbol(std::string_view symbol) {
   return out;
 }
 
-/// The alignment of every buffer an NVIDIA kernel is given (see above).
-inline constexpr int64_t kNvptxBufferAlignment = 16;
+/// The alignment of every buffer a GPU kernel (NVIDIA, AMD) is given (see above).
+inline constexpr int64_t kGpuBufferAlignment = 16;
 
 using CpuKernelFn = void (*)(void *const *buffers, int64_t *dims, int64_t blockBegin,
                              int64_t blockEnd, uint64_t streamMask);

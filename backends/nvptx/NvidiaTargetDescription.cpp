@@ -1,8 +1,7 @@
 #include "backends/nvptx/NvidiaTargetDescription.h"
 
-#include <algorithm>
-
 #include "absl/strings/str_join.h"
+#include "backends/common/GpuTargetDescription.h"
 #include "ir/Diagnostics.h"
 
 namespace xs {
@@ -54,36 +53,17 @@ std::vector<std::string> nvidiaPresetNames() {
   return names;
 }
 
-namespace {
-
-/// TargetDescription::elementsPerLane on NVIDIA GPUs.
-constexpr int64_t kElementsPerLane = 8;
-
-} // namespace
-
 TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits, int64_t lanesPerBlock) {
-  TargetDescription t;
-  t.name = limits.arch;
-  lanesPerBlock = std::clamp(lanesPerBlock / limits.warpWidth * limits.warpWidth, limits.warpWidth,
-                             limits.maxThreadsPerBlock);
-  t.lanesPerBlock = lanesPerBlock;
-  t.warpWidth = limits.warpWidth;
-  // Blocks of this size that fit an SM by threads and by its block limit;
-  // each may take an equal share of the SM's shared memory.
-  int64_t blocksPerSM =
-      std::max<int64_t>(1, std::min(limits.maxBlocksPerSM, limits.maxThreadsPerSM / lanesPerBlock));
-  t.blockBufferBytes = std::min(limits.sharedBytesPerBlock, limits.sharedBytesPerSM / blocksPerSM);
-  t.parallelUnits = limits.smCount * blocksPerSM;
-  t.gridBarrier = true;
-  t.stagesTransposeTiles = true;
-  t.vectorBytes = 16;
-  // Each lane takes two 16-byte vectors of f32 per pass over a row; a split
-  // row gives a block a chunk that keeps all its lanes that busy.
-  t.elementsPerLane = kElementsPerLane;
-  t.minElementsPerBlock = lanesPerBlock * kElementsPerLane;
-  // Rows a warp covers pack a block's worth of elements, a warp each.
-  t.packedRowElements = t.minElementsPerBlock;
-  return t;
+  return gpuTargetDescription(
+      GpuOccupancyLimits{.name = limits.arch,
+                         .multiprocessors = limits.smCount,
+                         .warpWidth = limits.warpWidth,
+                         .maxThreadsPerBlock = limits.maxThreadsPerBlock,
+                         .maxThreadsPerMultiprocessor = limits.maxThreadsPerSM,
+                         .maxBlocksPerMultiprocessor = limits.maxBlocksPerSM,
+                         .sharedBytesPerBlock = limits.sharedBytesPerBlock,
+                         .sharedBytesPerMultiprocessor = limits.sharedBytesPerSM},
+      lanesPerBlock);
 }
 
 } // namespace xs

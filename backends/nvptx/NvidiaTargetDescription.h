@@ -42,10 +42,8 @@ absl::StatusOr<NvidiaDeviceLimits> nvidiaPreset(std::string_view arch);
 /// The names nvidiaPreset() knows, oldest first.
 std::vector<std::string> nvidiaPresetNames();
 
-/// Planning's view of a GPU: `lanesPerBlock` threads per block (a multiple of
-/// the warp), shared memory as block buffers (the most a block of that size
-/// may take while `blocksPerSM` such blocks stay resident), parallel units =
-/// SMs x resident blocks, 16-byte vector accesses.
+/// Planning's view of the GPU with `lanesPerBlock` threads per block
+/// (backends/common/GpuTargetDescription.h).
 TargetDescription nvidiaTargetDescription(const NvidiaDeviceLimits &limits,
                                           int64_t lanesPerBlock = 256);
 

@@ -1,37 +1,55 @@
 #include "backends/nvptx/NvptxSimulation.h"
 
-#include <set>
-
-#include "backends/nvptx/SimtLowering.h"
+#include "backends/common/KernelABI.h"
+#include "backends/common/SimtLowering.h"
 #include "ir/Diagnostics.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/LLVMContext.h"
 
 namespace xs {
 
+namespace {
+
+/// NVIDIA's special registers, bar.sync and shfl.sync.bfly on the lane's
+/// context.
+bool lowerNvvmIntrinsic(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, const SimtLane &lane,
+                        llvm::Value *&replacement) {
+  llvm::Type *i32 = b.getInt32Ty();
+  switch (call->getIntrinsicID()) {
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x:
+    replacement = b.CreateTrunc(lane.laneId, i32);
+    return true;
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x:
+    replacement = b.CreateTrunc(lane.laneCount, i32);
+    return true;
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    replacement = b.CreateTrunc(lane.blockId, i32);
+    return true;
+  case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    replacement = b.CreateTrunc(lane.blockCount, i32);
+    return true;
+  case llvm::Intrinsic::nvvm_barrier0:
+    b.CreateCall(lane.barrier, {lane.context});
+    return true;
+  case llvm::Intrinsic::nvvm_shfl_sync_bfly_i32:
+    replacement =
+        b.CreateCall(lane.shuffleXor, {lane.context, call->getArgOperand(0), call->getArgOperand(1),
+                                       call->getArgOperand(2), call->getArgOperand(3)});
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::string nvptxFunctionName(std::string_view symbol) { return nvptxSymbol(symbol); }
+
+} // namespace
+
 absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &program,
                                                        const NvptxOptions &nvptx,
                                                        const X86Options &host) {
-  // Steps that run another kernel's code (the same plan but for names)
-  // name its symbols again.
-  std::vector<SimtKernel> kernels;
-  std::set<std::string> seen;
-  for (const HostStep &step : program.host.steps) {
-    if (step.kind != HostStep::Kind::Launch)
-      continue;
-    for (const HostLaunchVariant &variant : step.variants) {
-      auto sharedBytes = [&](const DimExpr &bytes) {
-        return bytes.constantValue().value_or(nvptx.limits.sharedBytesPerBlock);
-      };
-      for (int phase = 0; phase < variant.phases; ++phase)
-        if (std::string symbol = phaseSymbol(variant.symbol, phase); seen.insert(symbol).second)
-          kernels.push_back({symbol, variant.lanes, sharedBytes(variant.blockBufferBytes(phase)),
-                             /*cooperative=*/false});
-      if (std::string symbol = cooperativeSymbol(variant.symbol);
-          variant.cooperative && seen.insert(symbol).second)
-        kernels.push_back({symbol, variant.lanes, sharedBytes(variant.totalBlockBufferBytes()),
-                           /*cooperative=*/true});
-    }
-  }
+  std::vector<SimtKernel> kernels =
+      simtKernelsOf(program, nvptxFunctionName, nvptx.limits.sharedBytesPerBlock);
   CompiledProgram compiled;
   compiled.host = program.host;
   compiled.objectFormat = "x86_64-elf";
@@ -40,7 +58,12 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
   llvm::LLVMContext context;
   XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
                       emitNvptxModule(program, nvptx, context));
-  XS_RETURN_IF_ERROR(lowerNvptxForHost(*module, kernels));
+  static const SimtDialect dialect{.name = "NVPTX",
+                                   .intrinsicPrefix = "llvm.nvvm.",
+                                   .kernelCallingConv = llvm::CallingConv::PTX_Kernel,
+                                   .warpWidth = 32,
+                                   .lower = lowerNvvmIntrinsic};
+  XS_RETURN_IF_ERROR(lowerSimtForHost(*module, kernels, dialect));
   XS_ASSIGN_OR_RETURN(std::string object, compileHostModule(*module, host));
   compiled.objects.push_back(std::move(object));
   return compiled;

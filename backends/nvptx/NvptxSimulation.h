@@ -3,7 +3,7 @@
 
 // The NVPTX simulation's compilation: a program planned for an NVIDIA GPU,
 // its kernels emitted exactly as for PTX, then lowered to host code
-// (SimtLowering.h) and compiled for the host CPU. The object runs on a CPU
+// (backends/common/SimtLowering.h) and compiled for the host CPU. The object runs on a CPU
 // device that resolves kSimtRunBlocksSymbol to the lane scheduler
 // (runtime/simt/LaneScheduler.h); xstitch-run --device=nvptx-sim.
 

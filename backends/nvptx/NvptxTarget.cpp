@@ -1,9 +1,6 @@
 #include "backends/nvptx/NvptxTarget.h"
 
-#include <cassert>
-
 #include "backends/common/KernelABI.h"
-#include "backends/common/LoopBuilder.h"
 #include "backends/nvptx/PtxCompiler.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -11,32 +8,10 @@ namespace xs {
 
 namespace {
 
-constexpr unsigned kGlobalSpace = 1;
-constexpr unsigned kSharedSpace = 3;
 constexpr int kWarp = 32;
-constexpr int64_t kSharedAlignment = 16;
-/// Partial results of a cross-lane reduction, one slot per warp (at most
-/// 1024 / 32 warps), each wide enough for any scalar of up to 64 bits. (PTX
-/// identifiers take no '.'.)
-constexpr const char *kReduceSlots = "xs_reduce_slots";
-constexpr const char *kDynamicShared = "xs_shared";
 
 llvm::Value *sreg(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id) {
   return b.CreateZExt(b.CreateIntrinsic(id, {}, {}), b.getInt64Ty());
-}
-
-llvm::GlobalVariable *sharedArray(llvm::Module &module, const char *name, uint64_t bytes,
-                                  bool external) {
-  if (llvm::GlobalVariable *existing = module.getNamedGlobal(name))
-    return existing;
-  llvm::Type *type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), bytes);
-  auto *global = new llvm::GlobalVariable(module, type, false,
-                                          external ? llvm::GlobalValue::ExternalLinkage
-                                                   : llvm::GlobalValue::InternalLinkage,
-                                          external ? nullptr : llvm::UndefValue::get(type), name,
-                                          nullptr, llvm::GlobalValue::NotThreadLocal, kSharedSpace);
-  global->setAlignment(llvm::Align(kSharedAlignment));
-  return global;
 }
 
 } // namespace
@@ -45,256 +20,37 @@ std::string NvptxTarget::triple() const { return kNvptxTriple; }
 
 llvm::Function *NvptxTarget::createKernel(llvm::Module &module, const std::string &symbol,
                                           int64_t blockLanes, llvm::IRBuilder<> &b) {
-  blockLanes_ = blockLanes;
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *ptr = llvm::PointerType::getUnqual(context);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                       {ptr, ptr, llvm::Type::getInt64Ty(context)}, false);
-  kernel_ =
-      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, nvptxSymbol(symbol), module);
-  kernel_->setCallingConv(llvm::CallingConv::PTX_Kernel);
-  kernel_->addFnAttr(llvm::Attribute::NoUnwind);
-  const char *names[] = {"buffers", "dims", "blockBegin"};
-  for (unsigned i = 0; i < 3; ++i)
-    kernel_->getArg(i)->setName(names[i]);
-  markArgumentArrays(kernel_);
-  b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", kernel_));
-  sharedOffset_ = b.getInt64(0);
-  return kernel_;
+  return beginKernel(module, nvptxSymbol(symbol), llvm::CallingConv::PTX_Kernel, blockLanes, b);
 }
 
-void NvptxTarget::emitBlockLoop(llvm::IRBuilder<> &b,
-                                const std::function<void(llvm::Value *blockId)> &body) {
-  body(b.CreateAdd(kernel_->getArg(2), sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x),
-                   "block"));
+llvm::Value *NvptxTarget::launchBlockId(llvm::IRBuilder<> &b) {
+  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
 }
 
-llvm::Value *NvptxTarget::bufferArg(llvm::IRBuilder<> &b, int index) {
-  // Buffers are global memory with the ABI's alignment: loaded as global
-  // pointers that LLVM knows are aligned, then made generic for the emitter.
-  // Address-space inference then turns their accesses into ld.global and
-  // st.global, and runs of elements at aligned positions into vectors.
-  llvm::LLVMContext &context = b.getContext();
-  llvm::LoadInst *pointer = loadBufferPointer(b, kernel_->getArg(0), index,
-                                              llvm::PointerType::get(context, kGlobalSpace));
-  pointer->setMetadata(
-      llvm::LLVMContext::MD_align,
-      llvm::MDNode::get(context, llvm::ConstantAsMetadata::get(
-                                     b.getInt64(static_cast<uint64_t>(kNvptxBufferAlignment)))));
-  return b.CreateAddrSpaceCast(pointer, b.getPtrTy());
+llvm::Value *NvptxTarget::launchBlockCount(llvm::IRBuilder<> &b) {
+  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
 }
 
-llvm::Value *NvptxTarget::dimArg(llvm::IRBuilder<> &b, int index) {
-  return loadDim(b, kernel_->getArg(1), index);
-}
-
-llvm::Value *NvptxTarget::dimSlot(llvm::IRBuilder<> &b, int index) {
-  return b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), kernel_->getArg(1), index);
+llvm::Value *NvptxTarget::launchLanes(llvm::IRBuilder<> &b) {
+  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
 }
 
 llvm::Value *NvptxTarget::laneId(llvm::IRBuilder<> &b) {
   return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
 }
 
-llvm::Value *NvptxTarget::laneCount(llvm::IRBuilder<> &b) {
-  // A known block size is a constant: loops over a row's columns get trip
-  // counts LLVM can unroll, issuing several loads before their uses, and
-  // divisions by it become shifts. (Never 1: a constant 1 means the CPU's
-  // one lane to the emitter.)
-  if (blockLanes_ > 1)
-    return b.getInt64(blockLanes_);
-  return sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x);
-}
-
 void NvptxTarget::emitBlockBarrier(llvm::IRBuilder<> &b) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
-void NvptxTarget::emitGridStrideLoop(llvm::IRBuilder<> &b, llvm::Value *grid,
-                                     const std::function<void(llvm::Value *blockId)> &body) {
-  emitStridedLoop(
-      b, sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x), grid,
-      sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x), {},
-      [&](llvm::Value *blockId, llvm::ArrayRef<llvm::Value *>) {
-        body(blockId);
-        // The next block's stages reuse the block buffers.
-        emitBlockBarrier(b);
-        return std::vector<llvm::Value *>{};
-      },
-      "grid");
-}
-
-void NvptxTarget::emitGridBarrier(llvm::IRBuilder<> &b, int barrierArg) {
-  b.CreateCall(gridBarrierFunction(*kernel_->getParent()),
-               {kernel_->getArg(0), b.getInt64(barrierArg)});
-}
-
-llvm::Function *NvptxTarget::gridBarrierFunction(llvm::Module &module) {
-  if (llvm::Function *existing = module.getFunction(kGridBarrierFunction))
-    return existing;
-  llvm::LLVMContext &context = module.getContext();
-  llvm::Type *i64 = llvm::Type::getInt64Ty(context);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
-                                       {llvm::PointerType::getUnqual(context), i64}, false);
-  llvm::Function *function = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                                    kGridBarrierFunction, module);
-  function->addFnAttr(llvm::Attribute::NoUnwind);
-  function->addFnAttr(llvm::Attribute::AlwaysInline);
-  auto block = [&](const char *name) { return llvm::BasicBlock::Create(context, name, function); };
-  llvm::BasicBlock *entry = block("entry"), *leader = block("leader"), *spin = block("spin"),
-                   *arrived = block("arrived"), *done = block("done");
-  // The scheme of CUDA's grid sync: thread 0 of each block adds 1 to the
-  // launch's word, block 0 adds 2^31 - (blocks - 1) instead, so that the
-  // word's top bit flips when the last block arrives; each waits for the
-  // flip. The word needs no reset between barriers or launches, only to
-  // start as any value every block sees (the runtime zeroes it).
-  llvm::IRBuilder<> b(entry);
-  emitBlockBarrier(b);
-  b.CreateCondBr(b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x), b.getInt64(0)),
-                 leader, done);
-
-  b.SetInsertPoint(leader);
-  llvm::Value *word = b.CreateLoad(
-      llvm::PointerType::get(context, kGlobalSpace),
-      b.CreateInBoundsGEP(b.getPtrTy(), function->getArg(0), function->getArg(1)), "barrier.word");
-  llvm::Value *blocks =
-      b.CreateTrunc(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x), b.getInt32Ty());
-  llvm::Value *first =
-      b.CreateICmpEQ(sreg(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x), b.getInt64(0));
-  llvm::Value *add = b.CreateSelect(
-      first, b.CreateSub(b.getInt32(0x80000000u), b.CreateSub(blocks, b.getInt32(1))),
-      b.getInt32(1), "barrier.add");
-  // What this block wrote is visible to every block before it arrives.
+void NvptxTarget::emitGlobalFence(llvm::IRBuilder<> &b) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
-  llvm::Value *old = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, word, add, llvm::MaybeAlign(4),
-                                       llvm::AtomicOrdering::Monotonic);
-  b.CreateBr(spin);
-
-  b.SetInsertPoint(spin);
-  llvm::LoadInst *current = b.CreateAlignedLoad(b.getInt32Ty(), word, llvm::Align(4),
-                                                /*isVolatile=*/true, "barrier.now");
-  llvm::Value *flipped = b.CreateICmpNE(
-      b.CreateAnd(b.CreateXor(old, current), b.getInt32(0x80000000u)), b.getInt32(0));
-  b.CreateCondBr(flipped, arrived, spin);
-
-  b.SetInsertPoint(arrived);
-  // Every block's writes before the barrier are visible after it.
-  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
-  b.CreateBr(done);
-
-  b.SetInsertPoint(done);
-  emitBlockBarrier(b);
-  b.CreateRetVoid();
-  return function;
 }
 
-llvm::Value *NvptxTarget::allocateBlockBuffer(llvm::IRBuilder<> &b, llvm::Type *elementType,
-                                              llvm::Value *elements) {
-  llvm::Module &module = *kernel_->getParent();
-  llvm::GlobalVariable *shared = sharedArray(module, kDynamicShared, 0, /*external=*/true);
-  llvm::Value *base = b.CreateInBoundsGEP(b.getInt8Ty(), shared, sharedOffset_);
-  uint64_t size = module.getDataLayout().getTypeAllocSize(elementType);
-  llvm::Value *bytes = b.CreateMul(elements, b.getInt64(static_cast<int64_t>(size)));
-  llvm::Value *rounded = b.CreateAnd(b.CreateAdd(bytes, b.getInt64(kSharedAlignment - 1)),
-                                     b.getInt64(-kSharedAlignment));
-  sharedOffset_ = b.CreateAdd(sharedOffset_, rounded, "shared.bytes");
-  return b.CreateAddrSpaceCast(base, b.getPtrTy());
+llvm::Value *NvptxTarget::shuffleXorWord(llvm::IRBuilder<> &b, llvm::Value *word, int laneMask) {
+  return b.CreateIntrinsic(
+      llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
+      {b.getInt32(0xffffffffu), word, b.getInt32(laneMask), b.getInt32(kWarp - 1)});
 }
-
-llvm::Value *NvptxTarget::shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, int laneMask) {
-  llvm::Type *type = value->getType();
-  unsigned bits = type->getPrimitiveSizeInBits();
-  assert(bits > 0 && bits <= 64 && "cross-lane reductions take scalars of up to 64 bits");
-  llvm::Value *all = b.getInt32(0xffffffffu), *mask = b.getInt32(laneMask);
-  llvm::Value *clamp = b.getInt32(kWarp - 1);
-  auto shuffle32 = [&](llvm::Value *word) {
-    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_shfl_sync_bfly_i32, {},
-                             {all, word, mask, clamp});
-  };
-  llvm::Value *asInt = type->isIntegerTy() ? value : b.CreateBitCast(value, b.getIntNTy(bits));
-  llvm::Value *shuffled;
-  if (bits <= 32) {
-    shuffled = b.CreateTrunc(shuffle32(b.CreateZExt(asInt, b.getInt32Ty())), b.getIntNTy(bits));
-  } else {
-    llvm::Value *low = shuffle32(b.CreateTrunc(asInt, b.getInt32Ty()));
-    llvm::Value *high = shuffle32(b.CreateTrunc(b.CreateLShr(asInt, 32), b.getInt32Ty()));
-    shuffled = b.CreateOr(b.CreateZExt(low, b.getInt64Ty()),
-                          b.CreateShl(b.CreateZExt(high, b.getInt64Ty()), 32));
-    shuffled = b.CreateTrunc(shuffled, b.getIntNTy(bits));
-  }
-  return type->isIntegerTy() ? shuffled : b.CreateBitCast(shuffled, type);
-}
-
-std::vector<llvm::Value *> NvptxTarget::warpReduce(llvm::IRBuilder<> &b,
-                                                   std::vector<llvm::Value *> state,
-                                                   const LaneCombine &combine) {
-  for (int laneMask = kWarp / 2; laneMask > 0; laneMask /= 2) {
-    std::vector<llvm::Value *> other;
-    for (llvm::Value *value : state)
-      other.push_back(shuffleXor(b, value, laneMask));
-    state = combine(b, state, other);
-  }
-  return state;
-}
-
-std::vector<llvm::Value *> NvptxTarget::emitCrossLaneReduce(llvm::IRBuilder<> &b,
-                                                            llvm::ArrayRef<llvm::Value *> state,
-                                                            const LaneCombine &combine) {
-  assert(!state.empty() && state.size() <= kMaxLaneStateValues);
-  // Lanes of a warp first; then lane 0 of each warp leaves its warp's state
-  // in its slots and every lane combines the slots in warp order, so all
-  // lanes get the same bits. Blocks are whole warps (nvidiaTargetDescription).
-  std::vector<llvm::Value *> warpState = warpReduce(b, state.vec(), combine);
-  llvm::Module &module = *kernel_->getParent();
-  llvm::GlobalVariable *slots = sharedArray(
-      module, kReduceSlots, 8 * kMaxLaneStateValues * (1024 / kWarp), /*external=*/false);
-  llvm::Value *lane = laneId(b);
-  llvm::Value *warp = b.CreateLShr(lane, 5);
-  // Slot k of warp w: 8 bytes at (w * kMaxLaneStateValues + k) * 8.
-  auto slot = [&](llvm::Value *w, size_t k) {
-    return b.CreateInBoundsGEP(
-        b.getInt64Ty(), slots,
-        b.CreateAdd(b.CreateMul(w, b.getInt64(kMaxLaneStateValues)), b.getInt64(k)));
-  };
-  auto load = [&](llvm::Value *w) {
-    std::vector<llvm::Value *> values;
-    for (size_t k = 0; k < warpState.size(); ++k)
-      values.push_back(b.CreateLoad(warpState[k]->getType(), slot(w, k)));
-    return values;
-  };
-  llvm::BasicBlock *leader = llvm::BasicBlock::Create(b.getContext(), "warp.leader", kernel_);
-  llvm::BasicBlock *joined = llvm::BasicBlock::Create(b.getContext(), "warp.joined", kernel_);
-  b.CreateCondBr(b.CreateICmpEQ(b.CreateAnd(lane, b.getInt64(kWarp - 1)), b.getInt64(0)), leader,
-                 joined);
-  b.SetInsertPoint(leader);
-  for (size_t k = 0; k < warpState.size(); ++k)
-    b.CreateStore(warpState[k], slot(warp, k));
-  b.CreateBr(joined);
-  b.SetInsertPoint(joined);
-  emitBlockBarrier(b);
-  llvm::Value *warps = b.CreateLShr(b.CreateAdd(laneCount(b), b.getInt64(kWarp - 1)), 5);
-  LoopResult total = emitLoop(
-      b, b.getInt64(1), warps, load(b.getInt64(0)),
-      [&](llvm::Value *w, llvm::ArrayRef<llvm::Value *> carried) {
-        return combine(b, carried, load(w));
-      },
-      "warps");
-  // The slots are read by every lane before the next reduction writes them.
-  emitBlockBarrier(b);
-  return total.carried;
-}
-
-std::vector<llvm::Value *> NvptxTarget::emitWarpReduce(llvm::IRBuilder<> &b,
-                                                       llvm::ArrayRef<llvm::Value *> state,
-                                                       const LaneCombine &combine) {
-  assert(!state.empty() && state.size() <= kMaxLaneStateValues);
-  return warpReduce(b, state.vec(), combine);
-}
-
-void NvptxTarget::annotateInnerLoop(llvm::BranchInst *, int64_t, int64_t) {
-  // Lanes are threads; LLVM's defaults unroll GPU loops well.
-}
-
-void NvptxTarget::annotateRowLoop(llvm::BranchInst *) {}
 
 } // namespace xs

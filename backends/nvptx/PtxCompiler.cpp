@@ -2,15 +2,11 @@
 
 #include <mutex>
 
+#include "backends/common/GpuCodegen.h"
 #include "backends/nvptx/NvidiaTargetDescription.h"
 #include "ir/Diagnostics.h"
-#include "llvm/IR/LegacyPassManager.h"
-#include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/Scalar/InferAddressSpaces.h"
 
 namespace xs {
 
@@ -38,13 +34,6 @@ const char *ptxFeature(const std::string &arch) {
   return "+ptx78"; // sm_89, sm_90
 }
 
-llvm::OptimizationLevel optimizationLevel(int level) {
-  return level >= 3   ? llvm::OptimizationLevel::O3
-         : level == 2 ? llvm::OptimizationLevel::O2
-         : level == 1 ? llvm::OptimizationLevel::O1
-                      : llvm::OptimizationLevel::O0;
-}
-
 } // namespace
 
 absl::StatusOr<std::unique_ptr<llvm::TargetMachine>>
@@ -70,40 +59,9 @@ absl::StatusOr<std::string> compileToPtx(llvm::Module &module, const PtxOptions 
                       createNvptxTargetMachine(options));
   module.setTargetTriple(kNvptxTriple);
   module.setDataLayout(machine->createDataLayout());
-  std::string message;
-  llvm::raw_string_ostream messages(message);
-  if (llvm::verifyModule(module, &messages))
-    return absl::InternalError(strCat("the NVPTX module failed LLVM IR verification: ", message));
-
-  llvm::OptimizationLevel level = optimizationLevel(options.optLevel);
-  if (level != llvm::OptimizationLevel::O0) {
-    llvm::LoopAnalysisManager loops;
-    llvm::FunctionAnalysisManager functions;
-    llvm::CGSCCAnalysisManager sccs;
-    llvm::ModuleAnalysisManager modules;
-    llvm::PassBuilder builder(machine.get());
-    // Kernels cast their buffers to the global address space and back
-    // (NvptxTarget::bufferArg); inferring the address spaces before
-    // InstCombine folds that round trip away makes their accesses global.
-    builder.registerPipelineStartEPCallback(
-        [](llvm::ModulePassManager &pipeline, llvm::OptimizationLevel) {
-          pipeline.addPass(llvm::createModuleToFunctionPassAdaptor(llvm::InferAddressSpacesPass()));
-        });
-    builder.registerModuleAnalyses(modules);
-    builder.registerCGSCCAnalyses(sccs);
-    builder.registerFunctionAnalyses(functions);
-    builder.registerLoopAnalyses(loops);
-    builder.crossRegisterProxies(loops, functions, sccs, modules);
-    builder.buildPerModuleDefaultPipeline(level).run(module, modules);
-  }
-
-  llvm::SmallVector<char, 0> buffer;
-  llvm::raw_svector_ostream ptx(buffer);
-  llvm::legacy::PassManager passes;
-  if (machine->addPassesToEmitFile(passes, ptx, nullptr, llvm::CodeGenFileType::AssemblyFile))
-    return absl::InternalError("the NVPTX target machine cannot print PTX");
-  passes.run(module);
-  return std::string(buffer.begin(), buffer.end());
+  XS_RETURN_IF_ERROR(optimizeGpuModule(module, *machine, options.optLevel, "the NVPTX module"));
+  return generateMachineCode(module, *machine, llvm::CodeGenFileType::AssemblyFile,
+                             "the NVPTX module");
 }
 
 } // namespace xs

@@ -68,7 +68,7 @@ absl::StatusOr<std::string> emitX86LLVMIR(const ProgramPlan &program, const X86O
 
 /// Optimizes `module` for the host CPU and compiles it to a relocatable
 /// object: code another backend emitted and lowered to run on the host (the
-/// NVPTX simulation, backends/nvptx/SimtLowering.h). The module's triple and
+/// SIMT simulations, backends/common/SimtLowering.h). The module's triple and
 /// data layout become the host's. A failure is an internal error naming the
 /// module.
 absl::StatusOr<std::string> compileHostModule(llvm::Module &module, const X86Options &options);

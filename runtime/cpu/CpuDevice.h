@@ -28,7 +28,7 @@ struct CpuDeviceOptions {
   std::vector<HostSymbol> hostSymbols;
   /// Bytes every buffer a kernel is given is aligned to: inputs that are
   /// not are copied first (the NVPTX simulation runs code that relies on
-  /// kNvptxBufferAlignment, KernelABI.h). Allocated buffers are always
+  /// kGpuBufferAlignment, KernelABI.h). Allocated buffers are always
   /// CachingAllocator::kAlignment aligned.
   int64_t inputAlignment = 1;
   /// Launches of a variant with a cooperative kernel

@@ -270,7 +270,7 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   // Kernels write device memory: host destinations are copied into.
   XS_ASSIGN_OR_RETURN(ResultPlacement placement,
                       placeResults(plan_, call.layout, request.outputs, /*kernelsReach=*/resident,
-                                   kNvptxBufferAlignment));
+                                   kGpuBufferAlignment));
 
   auto allocate = [&](int64_t bytes, auto &&...what) -> absl::StatusOr<std::shared_ptr<void>> {
     std::shared_ptr<void> block = ctx.deviceMemory()->allocate(bytes);
@@ -293,7 +293,7 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     case HostBuffer::Kind::Input: {
       const TensorView &input = request.inputs[static_cast<size_t>(buffer.paramIndex)];
       CUdeviceptr given = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(input.data));
-      if (resident && given % static_cast<CUdeviceptr>(kNvptxBufferAlignment) == 0) {
+      if (resident && given % static_cast<CUdeviceptr>(kGpuBufferAlignment) == 0) {
         call.data[b] = given; // read where it is
         break;
       }
@@ -351,10 +351,10 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
       CUdeviceptr data = call.data[static_cast<size_t>(b)];
       // The allocator's blocks and the arena's slots keep the alignment the
       // kernels' vector accesses rely on (KernelABI.h).
-      if (data % static_cast<CUdeviceptr>(kNvptxBufferAlignment) != 0)
+      if (data % static_cast<CUdeviceptr>(kGpuBufferAlignment) != 0)
         return absl::InternalError(strCat("buffer %", plan_.buffers[static_cast<size_t>(b)].name,
                                           " of kernel ", plan_.steps[i].kernel, " is not ",
-                                          kNvptxBufferAlignment, "-byte aligned"));
+                                          kGpuBufferAlignment, "-byte aligned"));
       table.push_back(data);
     }
     const std::vector<HostLaunchVariant> &variants = plan_.steps[i].variants;

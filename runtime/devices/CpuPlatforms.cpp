@@ -1,6 +1,6 @@
 // The platforms whose code runs on the host CPU: the CPU itself, and the
-// NVPTX simulation (code generated for an NVIDIA GPU, lowered to host code,
-// run thread by thread by the lane scheduler, runtime/simt).
+// SIMT simulations (code generated for an NVIDIA or an AMD GPU, lowered to
+// host code, run thread by thread by the lane scheduler, runtime/simt).
 
 #include <map>
 #include <mutex>
@@ -16,21 +16,24 @@ namespace xs {
 namespace {
 
 // One CPU device per worker-thread count and float mode, shared by every
-// program loaded in the process, and one NVPTX simulation device (the CPU
-// device with the lane scheduler) per the same and kind of launch of several
-// phases. Devices live as long as the process (no destruction-order hazards
-// with TBB's globals at exit).
-Device &cpuDevice(int threads, bool flushDenormals, bool simulation, bool cooperative) {
+// program loaded in the process, and one device per simulation (the CPU
+// device with the lane scheduler, named `simulation`) per the same and kind
+// of launch of several phases. Devices live as long as the process (no
+// destruction-order hazards with TBB's globals at exit).
+Device &cpuDevice(int threads, bool flushDenormals, std::string_view simulation, bool cooperative) {
   static std::mutex *mutex = new std::mutex();
-  static auto *devices = new std::map<std::tuple<int, bool, bool, bool>, std::unique_ptr<Device>>();
+  static auto *devices =
+      new std::map<std::tuple<int, bool, std::string, bool>, std::unique_ptr<Device>>();
   std::lock_guard<std::mutex> lock(*mutex);
-  std::unique_ptr<Device> &device = (*devices)[{threads, flushDenormals, simulation, cooperative}];
+  std::unique_ptr<Device> &device =
+      (*devices)[{threads, flushDenormals, std::string(simulation), cooperative}];
   if (!device) {
     CpuDeviceOptions cpuOptions;
     cpuOptions.threads = threads;
     cpuOptions.flushDenormals = flushDenormals;
     cpuOptions.cooperativeLaunches = cooperative;
-    device = simulation ? createNvptxSimulationDevice(cpuOptions) : createCpuDevice(cpuOptions);
+    device = simulation.empty() ? createCpuDevice(cpuOptions)
+                                : createSimtSimulationDevice(cpuOptions, std::string(simulation));
   }
   return *device;
 }
@@ -43,16 +46,17 @@ std::optional<absl::StatusOr<DeviceSpec>> parseCpu(std::string_view name) {
 
 absl::StatusOr<std::shared_ptr<Executable>> loadOnCpu(CompiledProgram program, const DeviceSpec &,
                                                       const LoadOptions &options) {
-  return cpuDevice(options.threads, options.flushDenormals, /*simulation=*/false,
+  return cpuDevice(options.threads, options.flushDenormals, /*simulation=*/"",
                    /*cooperative=*/true)
       .load(std::move(program));
 }
 
-/// nvptx-sim, nvptx-sim:sm_80, nvptx-sim:phases, nvptx-sim:sm_80:phases (in
-/// either order): at most one preset (checked by the compiler, which knows
-/// them) and ":phases" at most once.
-std::optional<absl::StatusOr<DeviceSpec>> parseSimulation(std::string_view name) {
-  std::string_view prefix = kNvptxSimulationDevice;
+/// PREFIX, PREFIX:PRESET, PREFIX:phases, PREFIX:PRESET:phases (in either
+/// order): at most one preset (checked by the compiler, which knows them)
+/// and ":phases" at most once.
+std::optional<absl::StatusOr<DeviceSpec>>
+parseSimulationName(std::string_view name, std::string_view prefix, std::string_view defaultPreset,
+                    std::string_view syntax, std::string_view vendor) {
   if (name.substr(0, prefix.size()) != prefix ||
       (name.size() > prefix.size() && name[prefix.size()] != ':'))
     return std::nullopt;
@@ -68,18 +72,27 @@ std::optional<absl::StatusOr<DeviceSpec>> parseSimulation(std::string_view name)
     }
   }
   if (presets > 1 || phases > 1 || (presets == 1 && device.preset.empty()))
-    return absl::StatusOr<DeviceSpec>(absl::InvalidArgumentError(strCat(
-        "'", name, "' is not an NVPTX simulation device: write nvptx-sim[:sm_XX][:", kPhaseLaunches,
-        "]")));
+    return absl::StatusOr<DeviceSpec>(absl::InvalidArgumentError(
+        strCat("'", name, "' is not an ", vendor, " simulation device: write ", syntax)));
   if (device.preset.empty())
-    device.preset = kDefaultSimulatedTarget;
+    device.preset = std::string(defaultPreset);
   device.phaseLaunches = phases == 1;
   return device;
 }
 
+std::optional<absl::StatusOr<DeviceSpec>> parseNvptxSimulation(std::string_view name) {
+  return parseSimulationName(name, kNvptxSimulationDevice, kDefaultSimulatedTarget,
+                             "nvptx-sim[:sm_XX][:phases]", "NVPTX");
+}
+
+std::optional<absl::StatusOr<DeviceSpec>> parseAmdgpuSimulation(std::string_view name) {
+  return parseSimulationName(name, kAmdgpuSimulationDevice, kDefaultSimulatedAmdTarget,
+                             "amdgpu-sim[:gfxNNN][:phases]", "AMDGPU");
+}
+
 absl::StatusOr<std::shared_ptr<Executable>>
 loadOnSimulation(CompiledProgram program, const DeviceSpec &device, const LoadOptions &options) {
-  return cpuDevice(options.threads, options.flushDenormals, /*simulation=*/true,
+  return cpuDevice(options.threads, options.flushDenormals, device.platform,
                    /*cooperative=*/!device.phaseLaunches)
       .load(std::move(program));
 }
@@ -104,7 +117,19 @@ const DevicePlatform &nvptxSimulationPlatform() {
       .syntax = "nvptx-sim[:sm_XX][:phases]",
       .codeFamily = "nvptx-sim",
       .defaultRunDevice = "",
-      .parse = parseSimulation,
+      .parse = parseNvptxSimulation,
+      .load = loadOnSimulation,
+  };
+  return platform;
+}
+
+const DevicePlatform &amdgpuSimulationPlatform() {
+  static const DevicePlatform platform{
+      .name = kAmdgpuSimulationDevice,
+      .syntax = "amdgpu-sim[:gfxNNN][:phases]",
+      .codeFamily = "amdgpu-sim",
+      .defaultRunDevice = "",
+      .parse = parseAmdgpuSimulation,
       .load = loadOnSimulation,
   };
   return platform;

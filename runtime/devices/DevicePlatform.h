@@ -52,8 +52,10 @@ const DevicePlatform &platformOf(const DeviceSpec &device);
 /// The platforms, defined beside their devices (DevicePlatforms.cpp lists them).
 const DevicePlatform &cpuPlatform();
 const DevicePlatform &nvptxSimulationPlatform();
+const DevicePlatform &amdgpuSimulationPlatform();
 const DevicePlatform &cudaPlatform();
 const DevicePlatform &nvidiaPresetPlatform();
+const DevicePlatform &amdgpuPresetPlatform();
 
 } // namespace xs
 

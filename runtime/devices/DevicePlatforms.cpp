@@ -9,7 +9,9 @@ const std::vector<const DevicePlatform *> &devicePlatforms() {
       &cpuPlatform(),
       &cudaPlatform(),
       &nvptxSimulationPlatform(),
+      &amdgpuSimulationPlatform(),
       &nvidiaPresetPlatform(),
+      &amdgpuPresetPlatform(),
   };
   return platforms;
 }

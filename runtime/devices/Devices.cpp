@@ -37,7 +37,10 @@ loadCompiledProgram(CompiledProgram program, const DeviceSpec &device, const Loa
   const DevicePlatform &platform = platformOf(device);
   if (platform.load == nullptr)
     return absl::InvalidArgumentError(
-        strCat(device.name, " is a compile target; run its code on ", platform.defaultRunDevice));
+        platform.defaultRunDevice.empty()
+            ? strCat(device.name, " is a compile target; no device of this build runs its code")
+            : strCat(device.name, " is a compile target; run its code on ",
+                     platform.defaultRunDevice));
   return platform.load(std::move(program), device, options);
 }
 

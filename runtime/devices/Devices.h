@@ -33,6 +33,7 @@ absl::StatusOr<DeviceSpec> parseDeviceName(std::string_view name);
 /// Whether `name` names a CUDA device ("cuda", "cuda:N").
 bool isCudaDeviceName(std::string_view name);
 inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
+inline constexpr const char *kDefaultSimulatedAmdTarget = "gfx942";
 inline constexpr const char *kPhaseLaunches = "phases";
 
 /// How programs are loaded: the device and, for code that runs on the CPU,

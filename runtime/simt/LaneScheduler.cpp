@@ -15,7 +15,8 @@
 namespace xs {
 namespace {
 
-constexpr int64_t kWarp = 32;
+/// NVIDIA's shuffles name their warp's threads in a 32-bit member mask.
+constexpr int64_t kMemberMaskWarp = 32;
 /// Each thread's stack: kernels keep their state in registers and shared
 /// memory, so a thread's frames are small; the pages a thread never touches
 /// are never committed.
@@ -33,7 +34,8 @@ struct Lane {
   ucontext_t coroutine{};
   LaneState state = LaneState::Ready;
   int32_t shuffleValue = 0;
-  int32_t shuffleLaneMask = 0;
+  int64_t shuffleSource = 0; // the lane of the warp whose value it reads
+  bool shuffleChecksMembers = false;
   int32_t shuffleMembers = 0;
   int32_t shuffleResult = 0;
 };
@@ -45,8 +47,8 @@ class BlockScheduler {
 public:
   /// `resident` blocks of `lanes` threads each run together (a cooperative
   /// launch), each with `sharedCapacity` bytes of shared memory at most.
-  BlockScheduler(int64_t lanes, int64_t sharedCapacity, int64_t resident)
-      : laneCount_(lanes), sharedCapacity_(sharedCapacity), resident_(resident),
+  BlockScheduler(int64_t lanes, int64_t sharedCapacity, int64_t resident, int64_t warp)
+      : laneCount_(lanes), sharedCapacity_(sharedCapacity), resident_(resident), warp_(warp),
         lanes_(static_cast<size_t>(lanes * resident)),
         stacks_(new char[kLaneStackBytes * static_cast<size_t>(lanes * resident)]),
         shared_(
@@ -54,8 +56,9 @@ public:
                 kSharedAlignment, sharedStride(sharedCapacity) * static_cast<size_t>(resident))),
             &std::free) {}
 
-  bool fits(int64_t lanes, int64_t sharedBytes, int64_t resident) const {
-    return lanes == laneCount_ && sharedBytes <= sharedCapacity_ && resident == resident_;
+  bool fits(int64_t lanes, int64_t sharedBytes, int64_t resident, int64_t warp) const {
+    return lanes == laneCount_ && sharedBytes <= sharedCapacity_ && resident == resident_ &&
+           warp == warp_;
   }
 
   /// Runs block `block` alone with `sharedBytes` of shared memory (at most
@@ -94,6 +97,12 @@ private:
     first_ = first;
     active_ = static_cast<size_t>(blocks * laneCount_);
     size_t stride = sharedStride(sharedCapacity_);
+    // AMD kernels read their workgroup and grid sizes from the packet.
+    std::memset(packet_, 0, sizeof packet_);
+    auto workgroupSize = static_cast<uint16_t>(laneCount_);
+    auto gridSize = static_cast<uint32_t>(blocks * laneCount_);
+    std::memcpy(packet_ + kSimtPacketWorkgroupSizeX, &workgroupSize, sizeof workgroupSize);
+    std::memcpy(packet_ + kSimtPacketGridSizeX, &gridSize, sizeof gridSize);
     for (int64_t slot = 0; slot < blocks; ++slot) {
       char *shared = shared_.get() + static_cast<size_t>(slot) * stride;
       std::memset(shared, 0xff, static_cast<size_t>(sharedBytes));
@@ -110,7 +119,9 @@ private:
                                      &shuffleXor,
                                      this,
                                      blocks,
-                                     &gridBarrier};
+                                     &gridBarrier,
+                                     &shuffleIndex,
+                                     packet_};
       lane.state = LaneState::Ready;
       getcontext(&lane.coroutine);
       lane.coroutine.uc_stack.ss_sp = stacks_.get() + i * kLaneStackBytes;
@@ -183,18 +194,33 @@ private:
 
   static int32_t shuffleXor(SimtLaneContext *context, int32_t members, int32_t value,
                             int32_t laneMask, int32_t clamp) {
-    Lane &lane = laneOf(context);
+    auto *self = static_cast<BlockScheduler *>(context->scheduler);
     // Only whole-warp segments (c = 31) are modelled: a narrower one is a
     // form the emitter does not use.
-    if (clamp != kWarp - 1)
-      static_cast<BlockScheduler *>(context->scheduler)
-          ->fail(context->blockId, "thread " + std::to_string(context->laneId) +
+    if (clamp != kMemberMaskWarp - 1 || self->warp_ != kMemberMaskWarp)
+      self->fail(context->blockId, "thread " + std::to_string(context->laneId) +
                                        " shuffles with clamp " + std::to_string(clamp) +
-                                       "; the simulation models whole warps (31) only");
+                                       " in warps of " + std::to_string(self->warp_) +
+                                       "; the simulation models whole warps of 32 (31) only");
+    Lane &lane = laneOf(context);
+    lane.shuffleSource = ((context->laneId % self->warp_) ^ laneMask) & (self->warp_ - 1);
+    lane.shuffleChecksMembers = true;
+    lane.shuffleMembers = members;
+    return waitForShuffle(context, value);
+  }
+
+  static int32_t shuffleIndex(SimtLaneContext *context, int32_t value, int32_t sourceLane) {
+    auto *self = static_cast<BlockScheduler *>(context->scheduler);
+    Lane &lane = laneOf(context);
+    lane.shuffleSource = sourceLane & (self->warp_ - 1);
+    lane.shuffleChecksMembers = false;
+    return waitForShuffle(context, value);
+  }
+
+  static int32_t waitForShuffle(SimtLaneContext *context, int32_t value) {
+    Lane &lane = laneOf(context);
     lane.state = LaneState::AtShuffle;
     lane.shuffleValue = value;
-    lane.shuffleLaneMask = laneMask;
-    lane.shuffleMembers = members;
     suspend(context);
     return lane.shuffleResult;
   }
@@ -212,8 +238,8 @@ private:
     bool progressed = false;
     int64_t block = first_ + slot;
     size_t base = slotBegin(slot);
-    for (int64_t first = 0; first < laneCount_; first += kWarp) {
-      int64_t size = std::min(kWarp, laneCount_ - first);
+    for (int64_t first = 0; first < laneCount_; first += warp_) {
+      int64_t size = std::min(warp_, laneCount_ - first);
       bool all = true;
       for (int64_t i = first; i < first + size; ++i)
         all = all && lanes_[base + static_cast<size_t>(i)].state == LaneState::AtShuffle;
@@ -221,12 +247,12 @@ private:
         continue;
       for (int64_t i = first; i < first + size; ++i) {
         Lane &lane = lanes_[base + static_cast<size_t>(i)];
-        uint32_t expected = size == kWarp ? 0xffffffffu : (uint32_t(1) << size) - 1;
-        if (static_cast<uint32_t>(lane.shuffleMembers) != expected)
+        uint32_t expected = size == kMemberMaskWarp ? 0xffffffffu : (uint32_t(1) << size) - 1;
+        if (lane.shuffleChecksMembers && static_cast<uint32_t>(lane.shuffleMembers) != expected)
           fail(block, "thread " + std::to_string(i) + " shuffles with member mask " +
                           std::to_string(static_cast<uint32_t>(lane.shuffleMembers)) +
                           " but its warp's threads are " + std::to_string(expected));
-        int64_t source = ((i - first) ^ lane.shuffleLaneMask) & (kWarp - 1);
+        int64_t source = lane.shuffleSource;
         if (source >= size)
           fail(block, "thread " + std::to_string(i) + " shuffles from a thread its warp lacks");
         lane.shuffleResult = lanes_[base + static_cast<size_t>(first + source)].shuffleValue;
@@ -290,7 +316,7 @@ private:
 
   [[noreturn]] void fail(int64_t block, const std::string &what) {
     std::fprintf(stderr,
-                 "xstitch: internal error in the NVPTX simulation: block %lld of %lld threads: "
+                 "xstitch: internal error in the SIMT simulation: block %lld of %lld threads: "
                  "%s\n",
                  static_cast<long long>(block), static_cast<long long>(laneCount_), what.c_str());
     std::abort();
@@ -299,6 +325,7 @@ private:
   int64_t laneCount_;
   int64_t sharedCapacity_;
   int64_t resident_;
+  int64_t warp_;
   std::vector<Lane> lanes_;
   std::unique_ptr<char[]> stacks_;
   std::unique_ptr<char, decltype(&std::free)> shared_;
@@ -309,29 +336,30 @@ private:
   SimtLaneFn fn_ = nullptr;
   void *const *buffers_ = nullptr;
   int64_t *dims_ = nullptr;
+  alignas(16) unsigned char packet_[kSimtPacketBytes] = {};
 };
 
 } // namespace
 
 void runSimtBlocks(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
-                   int64_t lanes, int64_t sharedBytes) {
+                   int64_t lanes, int64_t sharedBytes, int64_t warpWidth) {
   // Each worker thread keeps its scheduler (stacks and shared memory) for
   // the next launch of the same shape.
   thread_local std::unique_ptr<BlockScheduler> scheduler;
-  if (!scheduler || !scheduler->fits(lanes, sharedBytes, 1))
-    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, 1);
+  if (!scheduler || !scheduler->fits(lanes, sharedBytes, 1, warpWidth))
+    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, 1, warpWidth);
   for (int64_t block = begin; block < end; ++block)
     scheduler->run(lane, buffers, dims, block, sharedBytes);
 }
 
 void runSimtGrid(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
-                 int64_t lanes, int64_t sharedBytes) {
+                 int64_t lanes, int64_t sharedBytes, int64_t warpWidth) {
   if (end <= begin)
     return;
   int64_t resident = std::min<int64_t>(end - begin, kSimtResidentBlocks);
   thread_local std::unique_ptr<BlockScheduler> scheduler;
-  if (!scheduler || !scheduler->fits(lanes, sharedBytes, resident))
-    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, resident);
+  if (!scheduler || !scheduler->fits(lanes, sharedBytes, resident, warpWidth))
+    scheduler = std::make_unique<BlockScheduler>(lanes, sharedBytes, resident, warpWidth);
   scheduler->runCooperative(lane, buffers, dims, sharedBytes);
 }
 

@@ -1,11 +1,12 @@
 #ifndef XSTITCH_RUNTIME_SIMT_LANESCHEDULER_H
 #define XSTITCH_RUNTIME_SIMT_LANESCHEDULER_H
 
-// Runs NVPTX kernels lowered for the host (backends/nvptx/SimtABI.h) block by
+// Runs GPU kernels lowered for the host (backends/common/SimtABI.h) block by
 // block: each of a block's threads is a coroutine with a stack of its own, run
-// on the calling thread until it reaches bar.sync, a warp shuffle or its end.
-// A barrier opens when every thread of the block that has not finished waits
-// at it; a shuffle completes when all 32 threads of the warp reach it. Threads
+// on the calling thread until it reaches a block barrier, a cross-lane
+// shuffle or its end. A barrier opens when every thread of the block that has
+// not finished waits at it; a shuffle completes when every thread of the warp
+// (32 on NVIDIA, a wavefront of 64 or 32 on AMD) reaches it. Threads
 // run one after another between those points, so a kernel that reads shared
 // memory another thread writes without a barrier between sees stale data
 // here, as a GPU may. Shared memory starts each block filled with 0xff bytes
@@ -21,15 +22,16 @@
 
 #include <cstdint>
 
-#include "backends/nvptx/SimtABI.h"
+#include "backends/common/SimtABI.h"
 
 namespace xs {
 
-/// Runs blocks [begin, end) of `lane` with `lanes` threads each and
-/// `sharedBytes` of shared memory per block (SimtRunBlocksFn). Several
-/// threads may run blocks at once; each has its own scheduler.
+/// Runs blocks [begin, end) of `lane` with `lanes` threads each in warps of
+/// `warpWidth`, and `sharedBytes` of shared memory per block
+/// (SimtRunBlocksFn). Several threads may run blocks at once; each has its
+/// own scheduler.
 void runSimtBlocks(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
-                   int64_t lanes, int64_t sharedBytes);
+                   int64_t lanes, int64_t sharedBytes, int64_t warpWidth);
 
 /// Blocks a cooperative launch runs at once, at most: few, so that the
 /// kernels' grid-stride loops give each several of a grid's blocks.
@@ -40,7 +42,7 @@ inline constexpr int64_t kSimtResidentBlocks = 3;
 /// together on the calling thread, ctaid.x 0, 1, ... of as many; a grid
 /// barrier opens when every thread of every block waits at it.
 void runSimtGrid(SimtLaneFn lane, void *const *buffers, int64_t *dims, int64_t begin, int64_t end,
-                 int64_t lanes, int64_t sharedBytes);
+                 int64_t lanes, int64_t sharedBytes, int64_t warpWidth);
 
 } // namespace xs
 

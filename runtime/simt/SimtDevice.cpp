@@ -5,13 +5,13 @@
 
 namespace xs {
 
-std::unique_ptr<Device> createNvptxSimulationDevice(CpuDeviceOptions options) {
+std::unique_ptr<Device> createSimtSimulationDevice(CpuDeviceOptions options, std::string name) {
   SimtRunBlocksFn run = &runSimtBlocks;
   SimtRunBlocksFn runGrid = &runSimtGrid;
-  options.name = kNvptxSimulationDevice;
+  options.name = std::move(name);
   options.hostSymbols = {HostSymbol{kSimtRunBlocksSymbol, reinterpret_cast<void *>(run)},
                          HostSymbol{kSimtRunGridSymbol, reinterpret_cast<void *>(runGrid)}};
-  options.inputAlignment = kNvptxBufferAlignment;
+  options.inputAlignment = kGpuBufferAlignment;
   return createCpuDevice(options);
 }
 

@@ -41,13 +41,25 @@ TEST(DeviceRegistryTest, NamesParseIntoTheirPlatforms) {
   EXPECT_EQ(preset.platform, "nvptx");
   EXPECT_EQ(preset.preset, "sm_86");
   EXPECT_EQ(platformOf(preset).load, nullptr);
+
+  DeviceSpec amd = parsed("gfx90a");
+  EXPECT_EQ(amd.platform, "amdgpu");
+  EXPECT_EQ(amd.preset, "gfx90a");
+  EXPECT_EQ(platformOf(amd).load, nullptr);
+  DeviceSpec amdSimulation = parsed("amdgpu-sim");
+  EXPECT_EQ(amdSimulation.platform, "amdgpu-sim");
+  EXPECT_EQ(amdSimulation.preset, "gfx942");
+  DeviceSpec wave32 = parsed("amdgpu-sim:gfx1100:phases");
+  EXPECT_EQ(wave32.preset, "gfx1100");
+  EXPECT_TRUE(wave32.phaseLaunches);
 }
 
 TEST(DeviceRegistryTest, MisspelledNamesSayHowTheyAreWritten) {
   absl::StatusOr<DeviceSpec> unknown = parseDeviceName("tpu");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message(),
-            "unknown device 'tpu'; devices are cpu, cuda[:N], nvptx-sim[:sm_XX][:phases], sm_XX");
+            "unknown device 'tpu'; devices are cpu, cuda[:N], nvptx-sim[:sm_XX][:phases], "
+            "amdgpu-sim[:gfxNNN][:phases], sm_XX, gfxNNN");
   absl::StatusOr<DeviceSpec> ordinal = parseDeviceName("cuda:-1");
   ASSERT_FALSE(ordinal.ok());
   EXPECT_NE(ordinal.status().message().find("write cuda or cuda:N"), std::string::npos);
@@ -61,10 +73,13 @@ TEST(DeviceRegistryTest, MisspelledNamesSayHowTheyAreWritten) {
   EXPECT_FALSE(parseDeviceName("cpu0").ok());
   EXPECT_FALSE(parseDeviceName("nvptx-simulator").ok());
   EXPECT_FALSE(parseDeviceName("sm_9x").ok());
+  EXPECT_FALSE(parseDeviceName("gfx94z").ok());
+  EXPECT_FALSE(parseDeviceName("amdgpu-sim:gfx942:gfx90a").ok());
 }
 
 TEST(DeviceRegistryTest, EveryPlatformThatCompilesHasABackend) {
-  for (std::string_view name : {"cpu", "nvptx-sim:sm_80", "sm_90"}) {
+  for (std::string_view name :
+       {"cpu", "nvptx-sim:sm_80", "sm_90", "amdgpu-sim:gfx1100", "gfx942"}) {
     DeviceSpec device = parsed(name);
     ASSERT_NE(backendOf(device), nullptr) << name;
     absl::StatusOr<std::unique_ptr<BackendTarget>> target =
@@ -73,8 +88,17 @@ TEST(DeviceRegistryTest, EveryPlatformThatCompilesHasABackend) {
     EXPECT_GE((*target)->description().parallelUnits, 1) << name;
     EXPECT_FALSE((*target)->identity().empty()) << name;
     // Code that runs on the host records the CPU it was generated for.
-    EXPECT_EQ((*target)->hostCpu().has_value(), name != "sm_90") << name;
+    EXPECT_EQ((*target)->hostCpu().has_value(), name != "sm_90" && name != "gfx942") << name;
   }
+  // Planning follows the preset's wavefront.
+  absl::StatusOr<std::unique_ptr<BackendTarget>> wave32 =
+      resolveBackendTarget(parsed("amdgpu-sim:gfx1100"), CodegenOptions());
+  absl::StatusOr<std::unique_ptr<BackendTarget>> wave64 =
+      resolveBackendTarget(parsed("gfx942"), CodegenOptions());
+  ASSERT_TRUE(wave32.ok() && wave64.ok());
+  EXPECT_EQ((*wave32)->description().warpWidth, 32);
+  EXPECT_EQ((*wave64)->description().warpWidth, 64);
+  EXPECT_EQ((*wave64)->description().lanesPerBlock % 64, 0);
   // The simulation plans for the GPU it simulates.
   absl::StatusOr<std::unique_ptr<BackendTarget>> sm80 =
       resolveBackendTarget(parsed("nvptx-sim:sm_80"), CodegenOptions());
@@ -111,6 +135,20 @@ TEST(DeviceRegistryTest, EmitFormatsFollowTheBackend) {
   absl::StatusOr<std::shared_ptr<Executable>> loaded = loadProgram(*program, options);
   ASSERT_FALSE(loaded.ok());
   EXPECT_EQ(loaded.status().message(), "sm_80 is a compile target; run its code on cuda:0");
+
+  // An AMD preset's code is an HSA code object.
+  options.device = "gfx942";
+  EXPECT_EQ(emitFormats(options),
+            (std::vector<std::string_view>{"amdgcn", "hsaco", "amdgpu-llvm"}));
+  absl::StatusOr<std::string> amdgcn = emitKernels(function, options, "amdgcn");
+  ASSERT_TRUE(amdgcn.ok()) << amdgcn.status().message();
+  EXPECT_NE(amdgcn->find(".amdgcn_target \"amdgcn-amd-amdhsa--gfx942\""), std::string::npos);
+  absl::StatusOr<CompiledProgram> hsaco = compileProgram(function, options);
+  ASSERT_TRUE(hsaco.ok()) << hsaco.status().message();
+  EXPECT_EQ(hsaco->objectFormat, "hsaco");
+  ASSERT_EQ(hsaco->objects.size(), 1u);
+  EXPECT_EQ(hsaco->objects[0].substr(0, 4), "\x7f"
+                                            "ELF");
 }
 
 } // namespace

@@ -1,4 +1,4 @@
-// The NVPTX simulation's lane scheduler (runtime/simt/LaneScheduler.h) on
+// The SIMT simulations' lane scheduler (runtime/simt/LaneScheduler.h) on
 // hand-written threads: ids, barriers, shuffles, shared memory, cooperative
 // launches with grid barriers, and the divergence a GPU would hang on.
 
@@ -23,7 +23,7 @@ void writeIds(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
 TEST(LaneSchedulerTest, RunsEveryThreadOfEveryBlockInTheRange) {
   std::vector<int64_t> out(6 * 64, -1);
   void *buffers[] = {out.data()};
-  runSimtBlocks(&writeIds, buffers, nullptr, 2, 5, 64, 0);
+  runSimtBlocks(&writeIds, buffers, nullptr, 2, 5, 64, 0, 32);
   for (int64_t block = 0; block < 6; ++block)
     for (int64_t lane = 0; lane < 64; ++lane)
       EXPECT_EQ(out[static_cast<size_t>(block * 64 + lane)],
@@ -43,7 +43,7 @@ void rotateThroughShared(void *const *buffers, int64_t *, int64_t, SimtLaneConte
 TEST(LaneSchedulerTest, BarrierWaitsForEveryThread) {
   std::vector<int64_t> out(2 * 96);
   void *buffers[] = {out.data()};
-  runSimtBlocks(&rotateThroughShared, buffers, nullptr, 0, 2, 96, 96 * 4);
+  runSimtBlocks(&rotateThroughShared, buffers, nullptr, 0, 2, 96, 96 * 4, 32);
   for (int64_t i = 0; i < 2 * 96; ++i)
     EXPECT_EQ(out[static_cast<size_t>(i)], (i % 96 + 1) % 96) << i;
 }
@@ -60,13 +60,13 @@ void rotateWithoutBarrier(void *const *buffers, int64_t *, int64_t, SimtLaneCont
 TEST(LaneSchedulerTest, SharedMemoryNobodyWroteReadsAsAllOnes) {
   std::vector<int64_t> out(32);
   void *buffers[] = {out.data()};
-  runSimtBlocks(&rotateWithoutBarrier, buffers, nullptr, 0, 1, 32, 32 * 4);
+  runSimtBlocks(&rotateWithoutBarrier, buffers, nullptr, 0, 1, 32, 32 * 4, 32);
   EXPECT_EQ(out[0], -1);
   EXPECT_EQ(out[30], -1);
   EXPECT_EQ(out[31], 0); // the last thread runs after every other wrote
 }
 
-// A butterfly sum over the warp, as NvptxTarget::warpReduce emits it.
+// A butterfly sum over the warp, as SimtTarget::warpReduce emits it on NVIDIA.
 void warpSum(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
   int32_t value = static_cast<int32_t>(lane->laneId + 100 * lane->blockId);
   for (int32_t mask = 16; mask > 0; mask /= 2)
@@ -77,10 +77,38 @@ void warpSum(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
 TEST(LaneSchedulerTest, ShuffleXorExchangesWithinEachWarp) {
   std::vector<int64_t> out(64);
   void *buffers[] = {out.data()};
-  runSimtBlocks(&warpSum, buffers, nullptr, 0, 1, 64, 0);
+  runSimtBlocks(&warpSum, buffers, nullptr, 0, 1, 64, 0, 32);
   for (int64_t i = 0; i < 64; ++i) {
     int64_t warpBase = i / 32 * 32;
     EXPECT_EQ(out[static_cast<size_t>(i)], 32 * warpBase + 31 * 32 / 2) << i;
+  }
+}
+
+// The same over a wavefront of 64 by AMD's ds_bpermute (a lane index per
+// read), which also reads the workgroup and grid sizes from the dispatch
+// packet.
+void wavefrontSum(void *const *buffers, int64_t *, int64_t, SimtLaneContext *lane) {
+  int32_t value = static_cast<int32_t>(lane->laneId);
+  for (int32_t mask = 32; mask > 0; mask /= 2)
+    value += lane->shuffleIndex(lane, value, static_cast<int32_t>(lane->laneId ^ mask));
+  uint16_t workgroupSize = 0;
+  uint32_t gridSize = 0;
+  std::memcpy(&workgroupSize, static_cast<char *>(lane->dispatchPacket) + kSimtPacketWorkgroupSizeX,
+              sizeof workgroupSize);
+  std::memcpy(&gridSize, static_cast<char *>(lane->dispatchPacket) + kSimtPacketGridSizeX,
+              sizeof gridSize);
+  output(buffers)[slot(lane)] = value + 1000000 * workgroupSize + 1000000000LL * gridSize;
+}
+
+TEST(LaneSchedulerTest, ShuffleIndexExchangesWithinEachWavefront) {
+  std::vector<int64_t> out(128);
+  void *buffers[] = {out.data()};
+  runSimtBlocks(&wavefrontSum, buffers, nullptr, 0, 1, 128, 0, 64);
+  for (int64_t i = 0; i < 128; ++i) {
+    int64_t waveBase = i / 64 * 64;
+    EXPECT_EQ(out[static_cast<size_t>(i)],
+              64 * waveBase + 63 * 64 / 2 + 1000000 * 128 + 1000000000LL * 128)
+        << i;
   }
 }
 
@@ -92,7 +120,7 @@ TEST(LaneSchedulerTest, ThreadsSeeTheKernelArguments) {
   std::vector<int64_t> out(32);
   int64_t dims[] = {7, 11};
   void *buffers[] = {out.data()};
-  runSimtBlocks(&readDims, buffers, dims, 0, 1, 32, 0);
+  runSimtBlocks(&readDims, buffers, dims, 0, 1, 32, 0, 32);
   EXPECT_EQ(out[4], 7);
   EXPECT_EQ(out[5], 11);
 }
@@ -108,7 +136,7 @@ void shuffleInDivergentBranch(void *const *, int64_t *, int64_t, SimtLaneContext
 
 TEST(LaneSchedulerDeathTest, DivergedThreadsAreReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(runSimtBlocks(&shuffleInDivergentBranch, nullptr, nullptr, 0, 1, 32, 0),
+  EXPECT_DEATH(runSimtBlocks(&shuffleInDivergentBranch, nullptr, nullptr, 0, 1, 32, 0, 32),
                "block 0 of 32 threads: its threads diverged: 31 wait at a barrier, 1 at a "
                "shuffle, 0 finished");
 }
@@ -121,7 +149,7 @@ void shuffleAfterSomeFinish(void *const *, int64_t *, int64_t, SimtLaneContext *
 
 TEST(LaneSchedulerDeathTest, ShuffleWithFinishedThreadsIsReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(runSimtBlocks(&shuffleAfterSomeFinish, nullptr, nullptr, 0, 1, 32, 0),
+  EXPECT_DEATH(runSimtBlocks(&shuffleAfterSomeFinish, nullptr, nullptr, 0, 1, 32, 0, 32),
                "16 at a shuffle, 16 finished");
 }
 
@@ -150,7 +178,7 @@ TEST(LaneSchedulerTest, GridBarrierWaitsForEveryBlockOfACooperativeLaunch) {
     out[static_cast<size_t>(block)] = 0;
   void *buffers[] = {out.data()};
   int64_t dims[] = {grid};
-  runSimtGrid(&countThenSum, buffers, dims, 0, grid, lanes, 0);
+  runSimtGrid(&countThenSum, buffers, dims, 0, grid, lanes, 0, 32);
   for (int64_t block = 0; block < grid; ++block)
     EXPECT_EQ(out[static_cast<size_t>(block)], lanes) << "plan block " << block;
   for (int64_t i = 0; i < kSimtResidentBlocks * lanes; ++i)
@@ -166,7 +194,7 @@ void leaveBeforeGridBarrier(void *const *, int64_t *, int64_t, SimtLaneContext *
 
 TEST(LaneSchedulerDeathTest, BlocksMissingAGridBarrierAreReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(runSimtGrid(&leaveBeforeGridBarrier, nullptr, nullptr, 0, 3, 32, 0),
+  EXPECT_DEATH(runSimtGrid(&leaveBeforeGridBarrier, nullptr, nullptr, 0, 3, 32, 0, 32),
                "block 1 of 32 threads: its threads diverged: 0 wait at a barrier, 0 at a "
                "shuffle, 32 finished");
 }
@@ -179,7 +207,7 @@ void writePastShared(void *const *, int64_t *, int64_t, SimtLaneContext *lane) {
 
 TEST(LaneSchedulerDeathTest, WritesPastSharedMemoryAreReported) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_DEATH(runSimtBlocks(&writePastShared, nullptr, nullptr, 0, 1, 32, 64),
+  EXPECT_DEATH(runSimtBlocks(&writePastShared, nullptr, nullptr, 0, 1, 32, 64, 32),
                "a thread wrote past the block's 64 bytes of shared memory \\(at byte 64\\)");
 }
 

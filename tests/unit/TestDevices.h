@@ -1,10 +1,10 @@
 #ifndef XSTITCH_TESTS_UNIT_TESTDEVICES_H
 #define XSTITCH_TESTS_UNIT_TESTDEVICES_H
 
-// The devices that tests of compiled code run on: the CPU and the NVPTX
-// simulation (the code generated for NVIDIA GPUs, run thread by thread on the
-// CPU: runtime/simt) always, and CUDA GPU 0 where the NVIDIA driver sees one
-// that xstitch generates code for.
+// The devices that tests of compiled code run on: the CPU and the SIMT
+// simulations (the code generated for NVIDIA and AMD GPUs, run thread by
+// thread on the CPU: runtime/simt) always, and CUDA GPU 0 where the NVIDIA
+// driver sees one that xstitch generates code for.
 // CI's GPU runners set XSTITCH_REQUIRE_DEVICE=cuda (.github/workflows/ci.yml):
 // there RequiredDevicesArePresent fails when the GPU is missing, instead of
 // the GPU cases quietly not being instantiated.
@@ -27,9 +27,11 @@ inline bool cudaRequiredForTests() {
 
 inline const std::vector<std::string> &compiledTestDevices() {
   static const std::vector<std::string> *devices = [] {
-    // The simulation twice: variants of several phases as cooperative
-    // kernels, and as a launch per phase.
-    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases"};
+    // Each simulation twice: variants of several phases as cooperative
+    // kernels, and as a launch per phase; AMD's in wavefronts of 64 (gfx942)
+    // and of 32 (gfx1100).
+    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases", "amdgpu-sim",
+                                              "amdgpu-sim:gfx1100:phases"};
     if (std::optional<std::string> gpu = presentAcceleratorDevice())
       list->push_back(*gpu);
     return list;

@@ -1,15 +1,13 @@
-#include "backends/nvptx/SimtLowering.h"
+#include "backends/common/SimtLowering.h"
 
 #include <map>
+#include <set>
 
 #include "backends/common/KernelABI.h"
-#include "backends/nvptx/NvptxTarget.h"
-#include "backends/nvptx/SimtABI.h"
+#include "backends/common/SimtABI.h"
+#include "backends/common/SimtTarget.h"
 #include "ir/Diagnostics.h"
-#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
-#include "llvm/IR/IntrinsicInst.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/ReplaceConstant.h"
 
 namespace xs {
@@ -47,27 +45,42 @@ SharedLayout layOutShared(llvm::Module &module) {
   return layout;
 }
 
+/// Attributes of the GPU's code generation that mean nothing on the host.
+void removeDeviceAttributes(llvm::Function &function) {
+  std::vector<std::string> names;
+  for (const llvm::Attribute &attribute : function.getAttributes().getFnAttrs())
+    if (attribute.isStringAttribute()) {
+      llvm::StringRef kind = attribute.getKindAsString();
+      if (kind.starts_with("amdgpu-") || kind == "uniform-work-group-size" ||
+          kind == "target-cpu" || kind == "target-features")
+        names.push_back(kind.str());
+    }
+  for (const std::string &name : names)
+    function.removeFnAttr(name);
+}
+
 class KernelLowering {
 public:
-  KernelLowering(llvm::Module &module, const SharedLayout &shared)
-      : module_(module), context_(module.getContext()), shared_(shared) {
+  KernelLowering(llvm::Module &module, const SharedLayout &shared, const SimtDialect &dialect)
+      : module_(module), context_(module.getContext()), shared_(shared), dialect_(dialect) {
     llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
     ptr_ = llvm::PointerType::getUnqual(context_);
-    laneContext_ =
-        llvm::StructType::get(context_, {i64, i64, i64, ptr_, ptr_, ptr_, ptr_, i64, ptr_});
+    laneContext_ = llvm::StructType::get(
+        context_, {i64, i64, i64, ptr_, ptr_, ptr_, ptr_, i64, ptr_, ptr_, ptr_});
   }
 
   absl::Status lower(const SimtKernel &kernel) {
-    std::string nvptxName = nvptxSymbol(kernel.symbol);
-    llvm::Function *original = module_.getFunction(nvptxName);
+    llvm::Function *original = module_.getFunction(kernel.function);
     if (original == nullptr || original->isDeclaration())
-      return absl::InternalError(strCat("NVPTX simulation: the module has no kernel ", nvptxName));
+      return absl::InternalError(
+          strCat(dialect_.name, " simulation: the module has no kernel ", kernel.function));
     llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
     auto *laneType =
         llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr_, ptr_, i64, ptr_}, false);
     llvm::Function *lane = llvm::Function::Create(laneType, llvm::GlobalValue::InternalLinkage,
                                                   kernel.symbol + kSimtLaneSuffix, module_);
     lane->copyAttributesFrom(original);
+    removeDeviceAttributes(*lane);
     lane->setCallingConv(llvm::CallingConv::C);
     lane->setDSOLocal(true);
     lane->splice(lane->end(), original);
@@ -92,14 +105,24 @@ private:
       return b.CreateLoad(type, b.CreateStructGEP(laneContext_, context, index), name);
     };
     llvm::Type *i64 = b.getInt64Ty();
-    llvm::Value *laneId = field(kSimtLaneId, i64, "simt.tid");
-    llvm::Value *laneCount = field(kSimtLaneCount, i64, "simt.ntid");
-    llvm::Value *blockId = field(kSimtBlockId, i64, "simt.ctaid");
+    llvm::Type *i32 = b.getInt32Ty();
+    SimtLane values;
+    values.context = context;
+    values.laneId = field(kSimtLaneId, i64, "simt.tid");
+    values.laneCount = field(kSimtLaneCount, i64, "simt.ntid");
+    values.blockId = field(kSimtBlockId, i64, "simt.ctaid");
     llvm::Value *shared = field(kSimtShared, ptr_, "simt.shared");
-    llvm::Value *barrier = field(kSimtBarrier, ptr_, "simt.barrier");
-    llvm::Value *shuffle = field(kSimtShuffleXor, ptr_, "simt.shfl");
-    llvm::Value *blockCount = field(kSimtBlockCount, i64, "simt.nctaid");
+    values.barrier = llvm::FunctionCallee(llvm::FunctionType::get(b.getVoidTy(), {ptr_}, false),
+                                          field(kSimtBarrier, ptr_, "simt.barrier"));
+    values.shuffleXor =
+        llvm::FunctionCallee(llvm::FunctionType::get(i32, {ptr_, i32, i32, i32, i32}, false),
+                             field(kSimtShuffleXor, ptr_, "simt.shfl"));
+    values.blockCount = field(kSimtBlockCount, i64, "simt.nctaid");
     llvm::Value *gridBarrier = field(kSimtGridBarrier, ptr_, "simt.grid.barrier");
+    values.shuffleIndex =
+        llvm::FunctionCallee(llvm::FunctionType::get(i32, {ptr_, i32, i32}, false),
+                             field(kSimtShuffleIndex, ptr_, "simt.bpermute"));
+    values.dispatchPacket = field(kSimtDispatchPacket, ptr_, "simt.packet");
 
     for (const auto &[global, offset] : shared_.offsets) {
       llvm::Value *address = b.CreateAddrSpaceCast(
@@ -111,54 +134,49 @@ private:
       });
     }
 
-    auto *barrierType = llvm::FunctionType::get(b.getVoidTy(), {ptr_}, false);
-    llvm::Type *i32 = b.getInt32Ty();
-    auto *shuffleType = llvm::FunctionType::get(i32, {ptr_, i32, i32, i32, i32}, false);
     std::vector<llvm::IntrinsicInst *> calls;
     std::vector<llvm::CallInst *> gridBarriers;
-    for (llvm::Instruction &instruction : llvm::instructions(lane))
+    std::vector<llvm::Instruction *> fences;
+    std::vector<llvm::AllocaInst *> allocas;
+    for (llvm::Instruction &instruction : llvm::instructions(lane)) {
       if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction))
         calls.push_back(call);
       else if (auto *other = llvm::dyn_cast<llvm::CallInst>(&instruction);
                other != nullptr && other->getCalledFunction() != nullptr &&
                other->getCalledFunction()->getName() == kGridBarrierFunction)
         gridBarriers.push_back(other);
+      else if (llvm::isa<llvm::FenceInst>(instruction))
+        fences.push_back(&instruction);
+      else if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&instruction);
+               alloca != nullptr && alloca->getAddressSpace() != 0)
+        allocas.push_back(alloca);
+    }
     for (llvm::CallInst *call : gridBarriers) {
       b.SetInsertPoint(call);
-      b.CreateCall(barrierType, gridBarrier, {context});
+      b.CreateCall(values.barrier.getFunctionType(), gridBarrier, {context});
       call->eraseFromParent();
     }
+    // A block's threads are coroutines of one host thread.
+    for (llvm::Instruction *fence : fences)
+      fence->eraseFromParent();
+    // The GPU's private address space is the host's stack.
+    for (llvm::AllocaInst *alloca : allocas) {
+      b.SetInsertPoint(alloca);
+      llvm::AllocaInst *host =
+          b.CreateAlloca(alloca->getAllocatedType(), 0, alloca->getArraySize(), alloca->getName());
+      host->setAlignment(alloca->getAlign());
+      alloca->replaceAllUsesWith(b.CreateAddrSpaceCast(host, alloca->getType()));
+      alloca->eraseFromParent();
+    }
     for (llvm::IntrinsicInst *call : calls) {
+      if (!call->getCalledFunction()->getName().starts_with(dialect_.intrinsicPrefix))
+        continue;
       b.SetInsertPoint(call);
       llvm::Value *replacement = nullptr;
-      switch (call->getIntrinsicID()) {
-      case llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x:
-        replacement = b.CreateTrunc(laneId, i32);
-        break;
-      case llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x:
-        replacement = b.CreateTrunc(laneCount, i32);
-        break;
-      case llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-        replacement = b.CreateTrunc(blockId, i32);
-        break;
-      case llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-        replacement = b.CreateTrunc(blockCount, i32);
-        break;
-      case llvm::Intrinsic::nvvm_barrier0:
-        b.CreateCall(barrierType, barrier, {context});
-        break;
-      case llvm::Intrinsic::nvvm_shfl_sync_bfly_i32:
-        replacement = b.CreateCall(shuffleType, shuffle,
-                                   {context, call->getArgOperand(0), call->getArgOperand(1),
-                                    call->getArgOperand(2), call->getArgOperand(3)});
-        break;
-      default:
-        if (call->getCalledFunction()->getName().starts_with("llvm.nvvm."))
-          return absl::InternalError(strCat("NVPTX simulation: kernel ", lane.getName().str(),
-                                            " calls ", call->getCalledFunction()->getName().str(),
-                                            ", which the simulation does not model"));
-        continue;
-      }
+      if (!dialect_.lower(call, b, values, replacement))
+        return absl::InternalError(strCat(
+            dialect_.name, " simulation: kernel ", lane.getName().str(), " calls ",
+            call->getCalledFunction()->getName().str(), ", which the simulation does not model"));
       if (replacement != nullptr)
         call->replaceAllUsesWith(replacement);
       call->eraseFromParent();
@@ -177,26 +195,58 @@ private:
     host->addFnAttr(llvm::Attribute::NoUnwind);
     llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", host));
     auto *runType =
-        llvm::FunctionType::get(b.getVoidTy(), {ptr_, ptr_, ptr_, i64, i64, i64, i64}, false);
+        llvm::FunctionType::get(b.getVoidTy(), {ptr_, ptr_, ptr_, i64, i64, i64, i64, i64}, false);
     llvm::FunctionCallee run = module_.getOrInsertFunction(
         kernel.cooperative ? kSimtRunGridSymbol : kSimtRunBlocksSymbol, runType);
     b.CreateCall(run, {lane, host->getArg(kCpuBuffersArg), host->getArg(kCpuDimsArg),
                        host->getArg(kCpuBlockBeginArg), host->getArg(kCpuBlockEndArg),
                        b.getInt64(kernel.lanes),
-                       b.getInt64(shared_.staticBytes + kernel.dynamicSharedBytes)});
+                       b.getInt64(shared_.staticBytes + kernel.dynamicSharedBytes),
+                       b.getInt64(dialect_.warpWidth)});
     b.CreateRetVoid();
   }
 
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   const SharedLayout &shared_;
+  const SimtDialect &dialect_;
   llvm::PointerType *ptr_;
   llvm::StructType *laneContext_;
 };
 
 } // namespace
 
-absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels) {
+std::vector<SimtKernel> simtKernelsOf(const ProgramPlan &program,
+                                      std::string (*functionName)(std::string_view symbol),
+                                      int64_t sharedLimit) {
+  // Steps that run another kernel's code (the same plan but for names)
+  // name its symbols again.
+  std::vector<SimtKernel> kernels;
+  std::set<std::string> seen;
+  auto sharedBytes = [&](const DimExpr &bytes) {
+    return bytes.constantValue().value_or(sharedLimit);
+  };
+  for (const HostStep &step : program.host.steps) {
+    if (step.kind != HostStep::Kind::Launch)
+      continue;
+    for (const HostLaunchVariant &variant : step.variants) {
+      for (int phase = 0; phase < variant.phases; ++phase)
+        if (std::string symbol = phaseSymbol(variant.symbol, phase); seen.insert(symbol).second)
+          kernels.push_back({symbol, functionName(symbol), variant.lanes,
+                             sharedBytes(variant.blockBufferBytes(phase)),
+                             /*cooperative=*/false});
+      if (std::string symbol = cooperativeSymbol(variant.symbol);
+          variant.cooperative && seen.insert(symbol).second)
+        kernels.push_back({symbol, functionName(symbol), variant.lanes,
+                           sharedBytes(variant.totalBlockBufferBytes()),
+                           /*cooperative=*/true});
+    }
+  }
+  return kernels;
+}
+
+absl::Status lowerSimtForHost(llvm::Module &module, const std::vector<SimtKernel> &kernels,
+                              const SimtDialect &dialect) {
   SharedLayout shared = layOutShared(module);
   std::vector<llvm::Constant *> globals;
   for (const auto &[global, offset] : shared.offsets)
@@ -204,13 +254,14 @@ absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKerne
   // Shared arrays used inside constant expressions become instructions, so
   // that each function can point them at its block's memory.
   llvm::convertUsersOfConstantsToInstructions(globals);
-  KernelLowering lowering(module, shared);
+  KernelLowering lowering(module, shared, dialect);
   for (const SimtKernel &kernel : kernels)
     XS_RETURN_IF_ERROR(lowering.lower(kernel));
 
   for (const auto &[global, offset] : shared.offsets) {
     if (!global->use_empty())
-      return absl::InternalError(strCat("NVPTX simulation: shared array ", global->getName().str(),
+      return absl::InternalError(strCat(dialect.name, " simulation: shared array ",
+                                        global->getName().str(),
                                         " is used outside the kernels lowered"));
     global->eraseFromParent();
   }
@@ -218,17 +269,20 @@ absl::Status lowerNvptxForHost(llvm::Module &module, const std::vector<SimtKerne
   // scheduler stands in for it.
   if (llvm::Function *gridBarrier = module.getFunction(kGridBarrierFunction)) {
     if (!gridBarrier->use_empty())
-      return absl::InternalError(
-          "NVPTX simulation: the grid barrier is called outside the kernels lowered");
+      return absl::InternalError(strCat(dialect.name,
+                                        " simulation: the grid barrier is called outside the "
+                                        "kernels lowered"));
     gridBarrier->eraseFromParent();
   }
   for (llvm::Function &function : llvm::make_early_inc_range(module))
     if (function.isDeclaration() && function.use_empty())
       function.eraseFromParent();
-  for (llvm::Function &function : module)
-    if (function.getCallingConv() == llvm::CallingConv::PTX_Kernel)
-      return absl::InternalError(
-          strCat("NVPTX simulation: kernel ", function.getName().str(), " is not in the plan"));
+  for (llvm::Function &function : module) {
+    if (function.getCallingConv() == dialect.kernelCallingConv)
+      return absl::InternalError(strCat(dialect.name, " simulation: kernel ",
+                                        function.getName().str(), " is not in the plan"));
+    removeDeviceAttributes(function);
+  }
   if (llvm::NamedMDNode *annotations = module.getNamedMetadata("nvvm.annotations"))
     module.eraseNamedMetadata(annotations);
   return absl::OkStatus();
