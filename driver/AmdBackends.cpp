@@ -3,40 +3,21 @@
 #include "backends/amdgpu/AmdgpuBackend.h"
 #include "backends/amdgpu/AmdgpuSimulation.h"
 #include "driver/CpuBackend.h"
+#include "driver/GpuBackendTarget.h"
 #include "ir/Diagnostics.h"
 
 namespace xs {
 namespace {
 
-/// HSA code objects for one GPU's limits; `simulated`: the same kernels
-/// lowered to host code for the lane scheduler instead.
-class AmdgpuBackendTarget final : public BackendTarget {
+/// HSA code objects for one GPU's limits, or their simulation.
+class AmdgpuBackendTarget final : public GpuBackendTarget {
 public:
   AmdgpuBackendTarget(AmdgpuOptions amdgpu, std::optional<X86Options> simulated)
-      : amdgpu_(std::move(amdgpu)), description_(amdgpuTargetDescriptionOf(amdgpu_)),
-        simulated_(std::move(simulated)) {}
+      : GpuBackendTarget(amdgpuTargetDescriptionOf(amdgpu),
+                         strCat("amdgpu ", amdgpu.limits.arch, " ", amdgpu.limits.part), "HSACO",
+                         std::move(simulated)),
+        amdgpu_(std::move(amdgpu)) {}
 
-  const TargetDescription &description() const override { return description_; }
-  std::string identity() const override {
-    std::string gpu = strCat("amdgpu ", amdgpu_.limits.arch, " ", amdgpu_.limits.part);
-    if (!simulated_)
-      return gpu;
-    X86Cpu cpu = x86CpuOf(*simulated_);
-    return strCat(gpu, " on x86 ", cpu.cpu, " ", cpu.features);
-  }
-  std::optional<HostCpuName> hostCpu() const override {
-    if (!simulated_)
-      return std::nullopt;
-    X86Cpu cpu = x86CpuOf(*simulated_);
-    return HostCpuName{cpu.cpu, cpu.features};
-  }
-  std::string_view codeName() const override { return simulated_ ? "simulated code" : "HSACO"; }
-  absl::StatusOr<CompiledProgram> generate(const ProgramPlan &plan) const override {
-    if (simulated_)
-      return compileAmdgpuSimulation(plan, amdgpu_, *simulated_);
-    XS_ASSIGN_OR_RETURN(std::string hsaco, emitHsaco(plan, amdgpu_));
-    return CompiledProgram{plan.host, "hsaco", {std::move(hsaco)}};
-  }
   absl::StatusOr<std::string> emit(const ProgramPlan &plan,
                                    std::string_view format) const override {
     if (format == "amdgpu-llvm")
@@ -47,9 +28,16 @@ public:
   }
 
 private:
+  absl::StatusOr<CompiledProgram> generateCode(const ProgramPlan &plan) const override {
+    XS_ASSIGN_OR_RETURN(std::string hsaco, emitHsaco(plan, amdgpu_));
+    return CompiledProgram{plan.host, "hsaco", {std::move(hsaco)}};
+  }
+  absl::StatusOr<CompiledProgram> simulate(const ProgramPlan &plan,
+                                           const X86Options &host) const override {
+    return compileAmdgpuSimulation(plan, amdgpu_, host);
+  }
+
   AmdgpuOptions amdgpu_;
-  TargetDescription description_;
-  std::optional<X86Options> simulated_;
 };
 
 absl::StatusOr<AmdgpuOptions> presetOptions(const DeviceSpec &device,

@@ -3,50 +3,38 @@
 #include "backends/nvptx/NvptxBackend.h"
 #include "backends/nvptx/NvptxSimulation.h"
 #include "driver/CpuBackend.h"
+#include "driver/GpuBackendTarget.h"
 #include "driver/NvidiaTargets.h"
 #include "ir/Diagnostics.h"
 
 namespace xs {
 namespace {
 
-/// PTX for one GPU's limits; `simulated`: the same kernels lowered to host
-/// code for the lane scheduler instead.
-class NvptxBackendTarget final : public BackendTarget {
+/// PTX for one GPU's limits, or its simulation.
+class NvptxBackendTarget final : public GpuBackendTarget {
 public:
   NvptxBackendTarget(NvptxOptions nvptx, std::optional<X86Options> simulated)
-      : nvptx_(std::move(nvptx)), description_(nvptxTargetDescription(nvptx_)),
-        simulated_(std::move(simulated)) {}
+      : GpuBackendTarget(nvptxTargetDescription(nvptx),
+                         strCat("nvptx ", nvptx.limits.arch, " ", nvptx.limits.part), "PTX",
+                         std::move(simulated)),
+        nvptx_(std::move(nvptx)) {}
 
-  const TargetDescription &description() const override { return description_; }
-  std::string identity() const override {
-    std::string gpu = strCat("nvptx ", nvptx_.limits.arch, " ", nvptx_.limits.part);
-    if (!simulated_)
-      return gpu;
-    X86Cpu cpu = x86CpuOf(*simulated_);
-    return strCat(gpu, " on x86 ", cpu.cpu, " ", cpu.features);
-  }
-  std::optional<HostCpuName> hostCpu() const override {
-    if (!simulated_)
-      return std::nullopt;
-    X86Cpu cpu = x86CpuOf(*simulated_);
-    return HostCpuName{cpu.cpu, cpu.features};
-  }
-  std::string_view codeName() const override { return simulated_ ? "simulated code" : "PTX"; }
-  absl::StatusOr<CompiledProgram> generate(const ProgramPlan &plan) const override {
-    if (simulated_)
-      return compileNvptxSimulation(plan, nvptx_, *simulated_);
-    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx_));
-    return CompiledProgram{plan.host, "ptx", {std::move(ptx)}};
-  }
   absl::StatusOr<std::string> emit(const ProgramPlan &plan,
                                    std::string_view format) const override {
     return format == "nvptx-llvm" ? emitNvptxLLVMIR(plan, nvptx_) : emitPtx(plan, nvptx_);
   }
 
 private:
+  absl::StatusOr<CompiledProgram> generateCode(const ProgramPlan &plan) const override {
+    XS_ASSIGN_OR_RETURN(std::string ptx, emitPtx(plan, nvptx_));
+    return CompiledProgram{plan.host, "ptx", {std::move(ptx)}};
+  }
+  absl::StatusOr<CompiledProgram> simulate(const ProgramPlan &plan,
+                                           const X86Options &host) const override {
+    return compileNvptxSimulation(plan, nvptx_, host);
+  }
+
   NvptxOptions nvptx_;
-  TargetDescription description_;
-  std::optional<X86Options> simulated_;
 };
 
 NvptxOptions nvptxOptions(NvidiaDeviceLimits limits, const CodegenOptions &options) {

@@ -111,13 +111,19 @@ absl::StatusOr<std::string> linkHsaco(const std::string &object) {
   }
   std::string messages;
   {
-    // lld keeps its state in globals: one link at a time per process.
+    // lld keeps its state in globals: one link at a time per process, and
+    // none after a link that left them unusable.
     static std::mutex linkMutex;
+    static bool linkerUnusable = false;
     std::lock_guard<std::mutex> lock(linkMutex);
+    if (linkerUnusable)
+      return absl::InternalError(
+          "lld cannot link again in this process after an earlier link crashed; restart it");
     llvm::raw_string_ostream out(messages), err(messages);
     const char *args[] = {
         "ld.lld", "-shared", "--no-undefined", input.path().c_str(), "-o", output.path().c_str()};
     lld::Result result = lld::lldMain(args, out, err, {{lld::Gnu, &lld::elf::link}});
+    linkerUnusable = !result.canRunAgain;
     if (result.retCode != 0)
       return absl::InternalError(strCat("lld could not link the HSA code object: ", messages));
   }

@@ -1,9 +1,7 @@
 #include "backends/amdgpu/AmdgpuSimulation.h"
 
-#include "backends/common/SimtLowering.h"
-#include "ir/Diagnostics.h"
+#include "backends/x86/SimtSimulation.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
-#include "llvm/IR/LLVMContext.h"
 
 namespace xs {
 
@@ -46,23 +44,15 @@ absl::StatusOr<CompiledProgram> compileAmdgpuSimulation(const ProgramPlan &progr
                                                         const X86Options &host) {
   std::vector<SimtKernel> kernels =
       simtKernelsOf(program, amdgpuFunctionName, amdgpu.limits.ldsBytesPerBlock);
-  CompiledProgram compiled;
-  compiled.host = program.host;
-  compiled.objectFormat = "x86_64-elf";
-  if (kernels.empty())
-    return compiled;
-  llvm::LLVMContext context;
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
-                      emitAmdgpuModule(program, amdgpu, context));
   SimtDialect dialect{.name = "AMDGPU",
                       .intrinsicPrefix = "llvm.amdgcn.",
                       .kernelCallingConv = llvm::CallingConv::AMDGPU_KERNEL,
                       .warpWidth = amdgpu.limits.waveWidth,
                       .lower = lowerAmdgcnIntrinsic};
-  XS_RETURN_IF_ERROR(lowerSimtForHost(*module, kernels, dialect));
-  XS_ASSIGN_OR_RETURN(std::string object, compileHostModule(*module, host));
-  compiled.objects.push_back(std::move(object));
-  return compiled;
+  return compileSimtSimulation(
+      program, kernels,
+      [&](llvm::LLVMContext &context) { return emitAmdgpuModule(program, amdgpu, context); },
+      dialect, host);
 }
 
 } // namespace xs

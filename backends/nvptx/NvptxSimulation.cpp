@@ -1,10 +1,8 @@
 #include "backends/nvptx/NvptxSimulation.h"
 
 #include "backends/common/KernelABI.h"
-#include "backends/common/SimtLowering.h"
-#include "ir/Diagnostics.h"
+#include "backends/x86/SimtSimulation.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/IR/LLVMContext.h"
 
 namespace xs {
 
@@ -50,23 +48,15 @@ absl::StatusOr<CompiledProgram> compileNvptxSimulation(const ProgramPlan &progra
                                                        const X86Options &host) {
   std::vector<SimtKernel> kernels =
       simtKernelsOf(program, nvptxFunctionName, nvptx.limits.sharedBytesPerBlock);
-  CompiledProgram compiled;
-  compiled.host = program.host;
-  compiled.objectFormat = "x86_64-elf";
-  if (kernels.empty())
-    return compiled;
-  llvm::LLVMContext context;
-  XS_ASSIGN_OR_RETURN(std::unique_ptr<llvm::Module> module,
-                      emitNvptxModule(program, nvptx, context));
   static const SimtDialect dialect{.name = "NVPTX",
                                    .intrinsicPrefix = "llvm.nvvm.",
                                    .kernelCallingConv = llvm::CallingConv::PTX_Kernel,
                                    .warpWidth = 32,
                                    .lower = lowerNvvmIntrinsic};
-  XS_RETURN_IF_ERROR(lowerSimtForHost(*module, kernels, dialect));
-  XS_ASSIGN_OR_RETURN(std::string object, compileHostModule(*module, host));
-  compiled.objects.push_back(std::move(object));
-  return compiled;
+  return compileSimtSimulation(
+      program, kernels,
+      [&](llvm::LLVMContext &context) { return emitNvptxModule(program, nvptx, context); }, dialect,
+      host);
 }
 
 } // namespace xs
