@@ -20,8 +20,7 @@ target_compile_definitions(xstitch_llvm INTERFACE ${LLVM_DEFINITIONS})
 if(XSTITCH_LLVM_BUNDLE)
   llvm_map_components_to_libnames(XSTITCH_LLVM_COMPONENT_LIBS
     core support passes analysis transformutils irreader orcjit jitlink
-    x86codegen x86asmparser x86desc x86info nvptxcodegen nvptxdesc nvptxinfo
-    amdgpucodegen amdgpuasmparser amdgpudesc amdgpuinfo lto option)
+    x86codegen x86asmparser x86desc x86info nvptxcodegen nvptxdesc nvptxinfo)
   file(WRITE ${CMAKE_BINARY_DIR}/xstitch_llvm_bundle.cpp
        "// The components of XSTITCH_LLVM_BUNDLE; this library has no code of its own.\n")
   add_library(xstitch_llvm_bundle SHARED ${CMAKE_BINARY_DIR}/xstitch_llvm_bundle.cpp)
@@ -35,9 +34,6 @@ if(XSTITCH_LLVM_BUNDLE)
       list(APPEND XSTITCH_LLVM_WHOLE_ARCHIVES "$<TARGET_FILE:${lib}>")
     endif()
   endforeach()
-  # lld's ELF linker (HSA code objects, backends/amdgpu) goes in whole too.
-  list(APPEND XSTITCH_LLVM_WHOLE_ARCHIVES
-       "${LLVM_LIBRARY_DIR}/liblldELF.a" "${LLVM_LIBRARY_DIR}/liblldCommon.a")
   target_link_libraries(xstitch_llvm_bundle PRIVATE
     -Wl,--whole-archive ${XSTITCH_LLVM_WHOLE_ARCHIVES} -Wl,--no-whole-archive
     ${XSTITCH_LLVM_COMPONENT_LIBS})
@@ -47,12 +43,9 @@ else()
   target_link_libraries(xstitch_llvm INTERFACE LLVM)
 endif()
 # lld as a library (Debian's liblld-19-dev): the AMDGPU backend links HSA
-# code objects in process. The bundle above carries it; otherwise its
-# static archives link against the shared libLLVM.
-add_library(xstitch_lld INTERFACE)
-if(NOT XSTITCH_LLVM_BUNDLE)
+# code objects in process.
+if(XSTITCH_AMDGPU)
   find_package(LLD REQUIRED CONFIG HINTS "${LLVM_DIR}/../lld" NO_DEFAULT_PATH)
-  target_link_libraries(xstitch_lld INTERFACE lldELF lldCommon)
 endif()
 
 find_package(TBB REQUIRED CONFIG)

@@ -3,19 +3,30 @@
 #include <algorithm>
 
 #include "absl/strings/str_join.h"
-
-#include "driver/AmdBackends.h"
 #include "driver/CpuBackend.h"
 #include "driver/NvidiaBackends.h"
 #include "ir/Diagnostics.h"
+#if XSTITCH_HAS_AMDGPU
+#include "driver/AmdBackends.h"
+#endif
 #include "runtime/devices/DevicePlatform.h"
 
 namespace xs {
 
 const std::vector<const Backend *> &backends() {
+  // AMD GPUs only in builds that have them (XSTITCH_AMDGPU: not with the
+  // LLVM bundle).
   static const std::vector<const Backend *> all = {
-      &nvidiaGpuBackend(),        &x86Backend(),          &nvptxSimulationBackend(),
-      &amdgpuSimulationBackend(), &nvidiaPresetBackend(), &amdgpuPresetBackend(),
+    &nvidiaGpuBackend(),
+    &x86Backend(),
+    &nvptxSimulationBackend(),
+#if XSTITCH_HAS_AMDGPU
+    &amdgpuSimulationBackend(),
+#endif
+    &nvidiaPresetBackend(),
+#if XSTITCH_HAS_AMDGPU
+    &amdgpuPresetBackend(),
+#endif
   };
   return all;
 }

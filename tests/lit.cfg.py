@@ -43,6 +43,11 @@ except OSError as error:
         lit_config.fatal("XSTITCH_REQUIRE_DEVICE=cuda but the NVIDIA driver library does not "
                          "load (%s): the GPU tests would not run" % error)
 
+# `REQUIRES: amdgpu`: the build has the AMDGPU backend (XSTITCH_AMDGPU; builds
+# with the LLVM bundle leave it out).
+if config.amdgpu:
+    config.available_features.add("amdgpu")
+
 # `REQUIRES: ptxas`: tests that assemble emitted PTX with the CUDA toolkit's
 # ptxas; lit reports them UNSUPPORTED where CMake found none.
 if config.ptxas and "NOTFOUND" not in config.ptxas and os.path.exists(config.ptxas):

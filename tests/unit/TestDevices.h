@@ -30,8 +30,13 @@ inline const std::vector<std::string> &compiledTestDevices() {
     // Each simulation twice: variants of several phases as cooperative
     // kernels, and as a launch per phase; AMD's in wavefronts of 64 (gfx942)
     // and of 32 (gfx1100).
-    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases", "amdgpu-sim",
-                                              "amdgpu-sim:gfx1100:phases"};
+    auto *list = new std::vector<std::string>{"cpu", "nvptx-sim", "nvptx-sim:phases"};
+    // AMD's where the build has its backend (not with the LLVM bundle).
+    if (absl::StatusOr<DeviceSpec> amd = parseDeviceName("amdgpu-sim");
+        amd.ok() && backendOf(*amd) != nullptr) {
+      list->push_back("amdgpu-sim");
+      list->push_back("amdgpu-sim:gfx1100:phases");
+    }
     if (std::optional<std::string> gpu = presentAcceleratorDevice())
       list->push_back(*gpu);
     return list;
