@@ -8,6 +8,7 @@ packages=(
   clang-19 libclang-rt-19-dev           # the compiler, and libFuzzer for the parser fuzzer
   llvm-19-dev llvm-19-tools lld-19      # LLVM 19: the backends' code generator; FileCheck and lit
   liblld-19-dev                         # lld as a library: HSA code objects for AMD GPUs
+  libamdhip64-5                         # HIP's runtime (ROCm 5.2): a test loads it and sees no AMD GPU
   libzstd-dev                           # LLVM's static components link it (scripts/package-gpu.sh)
   libtbb-dev libabsl-dev libgtest-dev libdnnl-dev
   ocl-icd-opencl-dev                    # oneDNN's CMake package finds OpenCL (its GPU runtime)

@@ -43,6 +43,19 @@ except OSError as error:
         lit_config.fatal("XSTITCH_REQUIRE_DEVICE=cuda but the NVIDIA driver library does not "
                          "load (%s): the GPU tests would not run" % error)
 
+# XSTITCH_REQUIRE_DEVICE=hip (CI's AMD runners): HIP's library must load.
+if os.environ.get("XSTITCH_REQUIRE_DEVICE") == "hip":
+    errors = []
+    for name in ("libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"):
+        try:
+            ctypes.CDLL(name)
+            break
+        except OSError as error:
+            errors.append(str(error))
+    else:
+        lit_config.fatal("XSTITCH_REQUIRE_DEVICE=hip but HIP's library does not load (%s): "
+                         "the GPU tests would not run" % "; ".join(errors))
+
 # `REQUIRES: amdgpu`: the build has the AMDGPU backend (XSTITCH_AMDGPU; builds
 # with the LLVM bundle leave it out).
 if config.amdgpu:

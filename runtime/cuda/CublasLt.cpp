@@ -1,33 +1,20 @@
 #include "runtime/cuda/CublasLt.h"
 
-#include <dlfcn.h>
-
 #include <mutex>
 
 #include "ir/Diagnostics.h"
+#include "runtime/SharedLibrary.h"
 
 namespace xs::cuda {
 
 absl::StatusOr<std::unique_ptr<CublasLtLibrary>> CublasLtLibrary::load(const std::string &library) {
-  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char *why = dlerror();
+  absl::StatusOr<void *> handle = openSharedLibrary(library);
+  if (!handle.ok())
     return absl::FailedPreconditionError(
-        strCat(library, " cannot be loaded (", why ? why : "not found", ")"));
-  }
+        strCat(library, " cannot be loaded (", handle.status().message(), ")"));
   // The handle stays open for the life of the process, as the driver's.
   auto lt = std::make_unique<CublasLtLibrary>();
-  absl::Status s = absl::OkStatus();
-  auto take = [&](const char *name, auto &slot) {
-    if (!s.ok())
-      return;
-    void *symbol = dlsym(handle, name);
-    if (symbol == nullptr)
-      s = absl::FailedPreconditionError(
-          strCat(library, " has no entry point ", name, " (xstitch needs cuBLASLt 11 or newer)"));
-    else
-      slot = reinterpret_cast<std::remove_reference_t<decltype(slot)>>(symbol);
-  };
+  EntryPoints take(*handle, library, "xstitch needs cuBLASLt 11 or newer");
   take("cublasLtCreate", lt->cublasLtCreate);
   take("cublasLtDestroy", lt->cublasLtDestroy);
   take("cublasLtGetVersion", lt->cublasLtGetVersion);
@@ -43,9 +30,9 @@ absl::StatusOr<std::unique_ptr<CublasLtLibrary>> CublasLtLibrary::load(const std
   take("cublasLtMatmulPreferenceSetAttribute", lt->cublasLtMatmulPreferenceSetAttribute);
   take("cublasLtMatmulAlgoGetHeuristic", lt->cublasLtMatmulAlgoGetHeuristic);
   take("cublasLtMatmul", lt->cublasLtMatmul);
-  if (!s.ok()) {
-    dlclose(handle);
-    return s;
+  if (!take.status().ok()) {
+    dlclose(*handle);
+    return take.status();
   }
   return lt;
 }

@@ -1,10 +1,9 @@
 #include "runtime/cuda/CudaDriver.h"
 
-#include <dlfcn.h>
-
 #include <mutex>
 
 #include "ir/Diagnostics.h"
+#include "runtime/SharedLibrary.h"
 
 namespace xs::cuda {
 
@@ -27,39 +26,19 @@ enum Attribute : int {
   kMaxBlocksPerMultiprocessor = 106,
 };
 
-/// Resolves `name` from `handle` into `slot`; the error names the symbol.
-template <typename Fn>
-absl::Status resolve(void *handle, const std::string &library, const char *name, Fn &slot) {
-  void *symbol = dlsym(handle, name);
-  if (symbol == nullptr)
-    return absl::FailedPreconditionError(
-        strCat(library, " has no entry point ", name,
-               "; the NVIDIA driver is too old for xstitch (it needs CUDA 11 or newer)"));
-  slot = reinterpret_cast<Fn>(symbol);
-  return absl::OkStatus();
-}
-
 } // namespace
 
 std::string CudaDeviceInfo::arch() const { return strCat("sm_", computeMajor, computeMinor); }
 
 absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &library) {
-  void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (handle == nullptr) {
-    const char *why = dlerror();
+  absl::StatusOr<void *> handle = openSharedLibrary(library);
+  if (!handle.ok())
     return absl::FailedPreconditionError(strCat(
-        "the NVIDIA driver library ", library, " cannot be loaded (", why ? why : "not found",
-        "): CUDA devices need the NVIDIA driver; on a machine without one use "
-        "--device=cpu"));
-  }
-  // The handle stays open for the life of the process: kernels and memory
-  // live in the driver.
+        "the NVIDIA driver library ", library, " cannot be loaded (", handle.status().message(),
+        "): CUDA devices need the NVIDIA driver; on a machine without one use --device=cpu"));
   auto d = std::make_unique<CudaDriver>();
-  absl::Status s = absl::OkStatus();
-  auto take = [&](const char *name, auto &slot) {
-    if (s.ok())
-      s = resolve(handle, library, name, slot);
-  };
+  EntryPoints take(*handle, library,
+                   "the NVIDIA driver is too old for xstitch (it needs CUDA 11 or newer)");
   take("cuInit", d->cuInit);
   take("cuDriverGetVersion", d->cuDriverGetVersion);
   take("cuGetErrorName", d->cuGetErrorName);
@@ -102,9 +81,9 @@ absl::StatusOr<std::unique_ptr<CudaDriver>> CudaDriver::load(const std::string &
   take("cuEventElapsedTime", d->cuEventElapsedTime);
   take("cuLaunchKernel", d->cuLaunchKernel);
   take("cuLaunchCooperativeKernel", d->cuLaunchCooperativeKernel);
-  if (!s.ok()) {
-    dlclose(handle);
-    return s;
+  if (!take.status().ok()) {
+    dlclose(*handle);
+    return take.status();
   }
   return d;
 }

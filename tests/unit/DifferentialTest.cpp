@@ -548,9 +548,10 @@ INSTANTIATE_TEST_SUITE_P(Devices, SplitColumnReductionTest,
                          });
 
 TEST(TestDevices, RequiredDevicesArePresent) {
-  if (cudaRequiredForTests())
-    EXPECT_TRUE(cudaTestDevicePresent())
-        << "XSTITCH_REQUIRE_DEVICE=cuda but no CUDA GPU xstitch compiles for is present";
+  if (std::string required = requiredTestPlatform(); !required.empty())
+    EXPECT_TRUE(testDevicePresent(required))
+        << "XSTITCH_REQUIRE_DEVICE=" << required
+        << " but no GPU of that platform that xstitch compiles for and runs on is present";
 }
 
 // The table above covers every op but the composites, which the pipeline

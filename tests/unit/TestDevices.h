@@ -5,9 +5,10 @@
 // simulations (the code generated for NVIDIA and AMD GPUs, run thread by
 // thread on the CPU: runtime/simt) always, and CUDA GPU 0 where the NVIDIA
 // driver sees one that xstitch generates code for.
-// CI's GPU runners set XSTITCH_REQUIRE_DEVICE=cuda (.github/workflows/ci.yml):
-// there RequiredDevicesArePresent fails when the GPU is missing, instead of
-// the GPU cases quietly not being instantiated.
+// CI's GPU runners set XSTITCH_REQUIRE_DEVICE=cuda (.github/workflows/ci.yml),
+// AMD ones XSTITCH_REQUIRE_DEVICE=hip: there RequiredDevicesArePresent fails
+// when the GPU is missing, instead of the GPU cases quietly not being
+// instantiated (and on AMD GPUs until xstitch has a HIP device, docs/amd.md).
 
 #include <cctype>
 #include <cstdlib>
@@ -20,9 +21,10 @@
 
 namespace xs {
 
-inline bool cudaRequiredForTests() {
+/// The platform XSTITCH_REQUIRE_DEVICE names ("cuda", "hip"), else empty.
+inline std::string requiredTestPlatform() {
   const char *required = std::getenv("XSTITCH_REQUIRE_DEVICE");
-  return required != nullptr && std::string_view(required) == "cuda";
+  return required != nullptr ? std::string(required) : std::string();
 }
 
 inline const std::vector<std::string> &compiledTestDevices() {
@@ -44,10 +46,11 @@ inline const std::vector<std::string> &compiledTestDevices() {
   return *devices;
 }
 
-/// Whether a CUDA GPU is among compiledTestDevices().
-inline bool cudaTestDevicePresent() {
+/// Whether a device of `platform` is among compiledTestDevices().
+inline bool testDevicePresent(std::string_view platform) {
   for (const std::string &device : compiledTestDevices())
-    if (isCudaDeviceName(device))
+    if (absl::StatusOr<DeviceSpec> spec = parseDeviceName(device);
+        spec.ok() && spec->platform == platform)
       return true;
   return false;
 }
