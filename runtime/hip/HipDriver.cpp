@@ -25,6 +25,7 @@ enum Attribute : int {
 };
 
 constexpr hipError_t kNoDevice = 100;
+constexpr hipError_t kInvalidDevice = 101;
 constexpr hipError_t kOutOfMemory = 2;
 
 /// The names the library goes by: ROCm's development link, then the
@@ -104,7 +105,7 @@ absl::StatusOr<const HipDriver *> HipDriver::get() {
       if (hipError_t result = (**loaded)->hipInit(0); result != 0)
         *loaded = absl::FailedPreconditionError(
             strCat("HIP does not start: ", (**loaded)->check(result, "hipInit").message(),
-                   result == kNoDevice || result == 101
+                   result == kNoDevice || result == kInvalidDevice
                        ? "; the HIP runtime sees no AMD GPU this process may use"
                        : ""));
   });
