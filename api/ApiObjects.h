@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -137,8 +138,9 @@ struct xs_executable_s : xs::api::ApiObject {
   xs_context_s *context = nullptr; // one reference held
   std::shared_ptr<xs::Executable> executable;
   std::string device, function;
-  bool onCuda = false;
-  int cudaOrdinal = 0;
+  /// The GPU it runs on, as DLPack names it (kDLCUDA for cuda:N, kDLROCM
+  /// for hip:N); nullopt for the CPU and simulations.
+  std::optional<DLDevice> gpu;
   std::vector<xs::api::TensorDescription> inputs, outputs;
   std::vector<std::string> symbols;
   xs::CompileInfo compileInfo;

@@ -2,6 +2,7 @@
 // libxstitch.so and in the runtime-only libxstitch_runtime.so).
 
 #include "api/ApiObjects.h"
+#include "api/DLPackTensors.h"
 #include "ir/Diagnostics.h"
 #include "runtime/SpeculatedExecutable.h"
 #include "runtime/devices/Bundles.h"
@@ -25,8 +26,8 @@ xs_status_t xs_executable_load_bundle(xs_context_t *context, const char *path,
     const char *device = XS_API_FIELD(options, device, nullptr);
     LoadOptions load;
     load.device = device != nullptr ? device : "";
-    if (load.device == "cuda")
-      load.device = "cuda:0";
+    if (load.device == "cuda" || load.device == "hip")
+      load.device += ":0";
     load.threads = ctx->threads;
     XS_ASSIGN_OR_RETURN(LoadedBundle bundle, loadBundle(path, load));
     countCompileEvent(CompileEvent::BundleLoad);
@@ -44,8 +45,7 @@ xs_status_t xs_executable_load_bundle(xs_context_t *context, const char *path,
     exe->device = bundle.executable->deviceName();
     exe->function = plan.function;
     XS_ASSIGN_OR_RETURN(DeviceSpec parsed, parseDeviceName(exe->device));
-    exe->onCuda = parsed.platform == cudaPlatform().name;
-    exe->cudaOrdinal = parsed.ordinal;
+    exe->gpu = dlpackGpuOf(parsed);
     for (size_t i = 0; i < plan.paramTypes.size(); ++i)
       exe->inputs.push_back(
           describeTensorType(header.inputNames[i], plan.paramTypes[i], exe->symbols));

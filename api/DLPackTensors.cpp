@@ -25,11 +25,23 @@ std::string deviceText(DLDevice device) {
   case kDLCUDAManaged:
     return strCat("cuda:", device.device_id, " (managed memory)");
   case kDLROCM:
-    return strCat("rocm:", device.device_id);
+    return strCat("hip:", device.device_id, " (ROCm)");
   default:
     return strCat("DLPack device type ", static_cast<int>(device.device_type));
   }
 }
+
+} // namespace
+
+std::optional<DLDevice> dlpackGpuOf(const DeviceSpec &device) {
+  if (device.platform == "cuda")
+    return DLDevice{kDLCUDA, device.ordinal};
+  if (device.platform == "hip")
+    return DLDevice{kDLROCM, device.ordinal};
+  return std::nullopt;
+}
+
+namespace {
 
 /// Where a tensor is, for an executable: host memory, or the executable's
 /// GPU; another device is an error.
@@ -38,14 +50,14 @@ absl::StatusOr<bool> inDeviceMemory(const xs_executable_s &executable, const DLT
   DLDevice device = tensor.device;
   if (isHostDevice(device.device_type))
     return false;
-  if (executable.onCuda &&
-      (device.device_type == kDLCUDA || device.device_type == kDLCUDAManaged) &&
-      device.device_id == executable.cudaOrdinal)
+  if (executable.gpu && device.device_id == executable.gpu->device_id &&
+      (device.device_type == executable.gpu->device_type ||
+       (executable.gpu->device_type == kDLCUDA && device.device_type == kDLCUDAManaged)))
     return true;
   return absl::InvalidArgumentError(
       strCat(what, " is on ", deviceText(device), " but the executable runs on ", executable.device,
-             executable.onCuda ? "; pass tensors on that GPU or on the CPU"
-                               : "; pass tensors in host memory"));
+             executable.gpu ? "; pass tensors on that GPU or on the CPU"
+                            : "; pass tensors in host memory"));
 }
 
 std::string shapeText(const DLTensor &t) {

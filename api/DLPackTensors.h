@@ -13,8 +13,13 @@
 #include "absl/status/statusor.h"
 #include "api/ApiObjects.h"
 #include "runtime/Tensor.h"
+#include "runtime/devices/DeviceSpec.h"
 
 namespace xs::api {
+
+/// The DLPack device of a GPU device (cuda:N: kDLCUDA, hip:N: kDLROCM);
+/// nullopt for devices whose tensors are in host memory.
+std::optional<DLDevice> dlpackGpuOf(const DeviceSpec &device);
 
 /// The DLPack type of an element type (i1 as uint8: DLPack 0.6 has no bool).
 DLDataType dlpackType(ElementType type);

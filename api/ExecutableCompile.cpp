@@ -9,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "api/ApiObjects.h"
+#include "api/DLPackTensors.h"
 #include "driver/Compiler.h"
 #include "driver/DeviceNames.h"
 #include "ir/Diagnostics.h"
@@ -114,8 +115,7 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     exe->device = device;
     exe->function = function->name();
     XS_ASSIGN_OR_RETURN(DeviceSpec parsed, parseDeviceName(device));
-    exe->onCuda = parsed.platform == cudaPlatform().name;
-    exe->cudaOrdinal = parsed.ordinal;
+    exe->gpu = dlpackGpuOf(parsed);
     // ONNX models are called by their graph's names.
     bool onnxNames = mod.module->functions().size() == 1 &&
                      mod.onnxInputNames.size() == function->params().size() &&

@@ -44,7 +44,7 @@ absl::Status runExecutable(const xs_executable_t *executable, const xs_run_args_
   request.inputs = std::move(tensors.inputs);
   request.outputs = std::move(tensors.outputs);
   request.deviceMemory = tensors.deviceMemory;
-  request.stream = exe.onCuda ? XS_API_FIELD(args, stream, nullptr) : nullptr;
+  request.stream = exe.gpu ? XS_API_FIELD(args, stream, nullptr) : nullptr;
   auto stepTimer = XS_API_FIELD(args, step_timer, nullptr);
   RunStats stats;
   XS_ASSIGN_OR_RETURN(RunResult result,
@@ -52,7 +52,7 @@ absl::Status runExecutable(const xs_executable_t *executable, const xs_run_args_
 
   DLDevice device{kDLCPU, 0};
   if (request.deviceMemory)
-    device = DLDevice{kDLCUDA, exe.cudaOrdinal};
+    device = *exe.gpu;
   // Hand out every allocated output, or none: an error frees what was made.
   std::vector<DLManagedTensor *> made(numOutputs, nullptr);
   try {

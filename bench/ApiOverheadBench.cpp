@@ -31,8 +31,9 @@
 #include "include/xstitch/xstitch.h"
 #include "ir/Parser.h"
 #include "runtime/Executable.h"
-#include "runtime/cuda/CudaContext.h"
+#include "runtime/cuda/CudaGpuDriver.h"
 #include "runtime/devices/Devices.h"
+#include "runtime/gpu/GpuContext.h"
 #include "tools/common/CommandLine.h"
 #include "transforms/Pass.h"
 
@@ -289,19 +290,19 @@ int runCuda(xs_context_t *context, const std::string &device, int iters) {
   absl::StatusOr<const cuda::CudaDriver *> driver = cuda::CudaDriver::get();
   absl::StatusOr<DeviceSpec> parsed = parseDeviceName(device);
   int ordinal = parsed.ok() ? parsed->ordinal : 0;
-  absl::StatusOr<std::shared_ptr<cuda::CudaContext>> gpu =
-      driver.ok() ? cuda::CudaContext::create(**driver, ordinal)
-                  : absl::StatusOr<std::shared_ptr<cuda::CudaContext>>(driver.status());
+  absl::StatusOr<std::shared_ptr<gpu::GpuContext>> gpu =
+      driver.ok() ? gpu::GpuContext::create(cuda::cudaGpuDriver(**driver), ordinal)
+                  : absl::StatusOr<std::shared_ptr<gpu::GpuContext>>(driver.status());
   if (!gpu.ok()) {
     std::fprintf(stderr, "xstitch-bench-api: %s\n", std::string(gpu.status().message()).c_str());
     return 2;
   }
-  cuda::CudaContext &ctx = **gpu;
-  absl::StatusOr<cuda::CudaContext::CurrentScope> current = ctx.makeCurrent();
-  absl::StatusOr<cuda::CUstream> stream = ctx.acquireStream();
+  gpu::GpuContext &ctx = **gpu;
+  absl::StatusOr<gpu::GpuContext::CurrentScope> current = ctx.makeCurrent();
+  absl::StatusOr<gpu::StreamHandle> stream = ctx.acquireStream();
   if (!current.ok() || !stream.ok())
     return 3;
-  auto synchronize = [&] { (void)ctx.driver().cuStreamSynchronize(*stream); };
+  auto synchronize = [&] { (void)ctx.driver().synchronizeStream(*stream); };
   std::printf("xstitch-bench-api: microseconds per run on %s (%s), GPU tensors, the caller's "
               "stream; median of %d batches of 1000\n",
               device.c_str(), ctx.info().name.c_str(), iters);
@@ -313,8 +314,8 @@ int runCuda(xs_context_t *context, const std::string &device, int iters) {
     auto deviceBlock = [&](int64_t count, float value) {
       std::vector<float> host(static_cast<size_t>(count), value);
       blocks.push_back(ctx.deviceMemory()->allocate(count * 4));
-      (void)ctx.driver().cuMemcpyHtoD(
-          static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(blocks.back().get())),
+      (void)ctx.driver().copyToDevice(
+          static_cast<gpu::DevicePointer>(reinterpret_cast<uintptr_t>(blocks.back().get())),
           host.data(), host.size() * 4);
       return blocks.back().get();
     };

@@ -5,13 +5,15 @@
 #include <vector>
 
 #include "ir/Diagnostics.h"
+#include "runtime/cuda/CudaGpuDriver.h"
 
 namespace xs::bench {
 
 absl::StatusOr<std::unique_ptr<CudaCopyFloor>> CudaCopyFloor::create(int ordinal, size_t bytes) {
   XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
   auto floor = std::make_unique<CudaCopyFloor>();
-  XS_ASSIGN_OR_RETURN(floor->context_, cuda::CudaContext::create(*driver, ordinal));
+  XS_ASSIGN_OR_RETURN(floor->context_,
+                      gpu::GpuContext::create(cuda::cudaGpuDriver(*driver), ordinal));
   floor->bytes_ = bytes;
   floor->source_ = floor->context_->deviceMemory()->allocate(static_cast<int64_t>(bytes));
   floor->destination_ = floor->context_->deviceMemory()->allocate(static_cast<int64_t>(bytes));
@@ -22,18 +24,17 @@ absl::StatusOr<std::unique_ptr<CudaCopyFloor>> CudaCopyFloor::create(int ordinal
 }
 
 absl::StatusOr<double> CudaCopyFloor::measure(int iters) {
-  cuda::CudaContext &ctx = *context_;
-  XS_ASSIGN_OR_RETURN(cuda::CudaContext::CurrentScope current, ctx.makeCurrent());
-  XS_ASSIGN_OR_RETURN(cuda::PooledStream stream, cuda::PooledStream::acquire(ctx));
+  gpu::GpuContext &ctx = *context_;
+  XS_ASSIGN_OR_RETURN(gpu::GpuContext::CurrentScope current, ctx.makeCurrent());
+  XS_ASSIGN_OR_RETURN(gpu::PooledStream stream, gpu::PooledStream::acquire(ctx));
   auto address = [](const std::shared_ptr<void> &block) {
-    return static_cast<cuda::CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));
+    return static_cast<gpu::DevicePointer>(reinterpret_cast<uintptr_t>(block.get()));
   };
   std::vector<double> seconds;
   for (int i = 0; i < iters + 1; ++i) {
     auto start = std::chrono::steady_clock::now();
-    XS_RETURN_IF_ERROR(ctx.check(ctx.driver().cuMemcpyDtoDAsync(
-                                     address(destination_), address(source_), bytes_, stream.get()),
-                                 "cuMemcpyDtoDAsync"));
+    XS_RETURN_IF_ERROR(ctx.check(ctx.driver().copyOnDeviceAsync(
+        address(destination_), address(source_), bytes_, stream.get())));
     XS_RETURN_IF_ERROR(stream.synchronize());
     if (i > 0) // the first copy warms up
       seconds.push_back(

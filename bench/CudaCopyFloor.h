@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "absl/status/statusor.h"
-#include "runtime/cuda/CudaContext.h"
+#include "runtime/gpu/GpuContext.h"
 
 namespace xs::bench {
 
@@ -20,7 +20,7 @@ public:
   absl::StatusOr<double> measure(int iters = 7);
 
 private:
-  std::shared_ptr<cuda::CudaContext> context_;
+  std::shared_ptr<gpu::GpuContext> context_;
   std::shared_ptr<void> source_, destination_;
   size_t bytes_ = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "backends/amdgpu/AmdgpuBackend.h"
 #include "backends/amdgpu/AmdgpuSimulation.h"
+#include "driver/AmdTargets.h"
 #include "driver/CpuBackend.h"
 #include "driver/GpuBackendTarget.h"
 #include "ir/Diagnostics.h"
@@ -40,13 +41,25 @@ private:
   AmdgpuOptions amdgpu_;
 };
 
-absl::StatusOr<AmdgpuOptions> presetOptions(const DeviceSpec &device,
-                                            const CodegenOptions &options) {
-  XS_ASSIGN_OR_RETURN(AmdgpuDeviceLimits limits, amdgpuPreset(device.preset));
+AmdgpuOptions amdgpuOptions(AmdgpuDeviceLimits limits, const CodegenOptions &options) {
   AmdgpuOptions amdgpu;
   amdgpu.limits = std::move(limits);
   amdgpu.flushDenormals = options.flushDenormals;
   return amdgpu;
+}
+
+absl::StatusOr<AmdgpuOptions> presetOptions(const DeviceSpec &device,
+                                            const CodegenOptions &options) {
+  XS_ASSIGN_OR_RETURN(AmdgpuDeviceLimits limits, amdgpuPreset(device.preset));
+  return amdgpuOptions(std::move(limits), options);
+}
+
+absl::StatusOr<std::unique_ptr<BackendTarget>> resolveGpu(const DeviceSpec &device,
+                                                          const CodegenOptions &options) {
+  // A present GPU's limits are queried once, for planning and code generation.
+  XS_ASSIGN_OR_RETURN(AmdgpuDeviceLimits limits, queryAmdgpuLimits(device.ordinal));
+  return std::make_unique<AmdgpuBackendTarget>(amdgpuOptions(std::move(limits), options),
+                                               std::nullopt);
 }
 
 absl::StatusOr<std::unique_ptr<BackendTarget>> resolvePreset(const DeviceSpec &device,
@@ -62,6 +75,15 @@ absl::StatusOr<std::unique_ptr<BackendTarget>> resolveSimulation(const DeviceSpe
 }
 
 } // namespace
+
+const Backend &amdGpuBackend() {
+  static const Backend backend{.platform = "hip",
+                               .emitFormats = {"amdgcn", "hsaco", "amdgpu-llvm"},
+                               .resolve = resolveGpu,
+                               .presentDevice = presentAmdDevice,
+                               .gpuTarget = true};
+  return backend;
+}
 
 const Backend &amdgpuPresetBackend() {
   static const Backend backend{.platform = "amdgpu",

@@ -21,6 +21,7 @@ const std::vector<const Backend *> &backends() {
     &x86Backend(),
     &nvptxSimulationBackend(),
 #if XSTITCH_HAS_AMDGPU
+    &amdGpuBackend(),
     &amdgpuSimulationBackend(),
 #endif
     &nvidiaPresetBackend(),
@@ -73,7 +74,11 @@ std::string gpuTargetSyntax() {
       if (platform->name == backend->platform)
         present.emplace_back(platform->syntax);
   }
-  return strCat("a preset (", absl::StrJoin(presets, ", "), ") or ", absl::StrJoin(present, ", "));
+  std::string last = present.empty() ? std::string() : present.back();
+  if (!present.empty())
+    present.pop_back();
+  return strCat("a preset (", absl::StrJoin(presets, ", "), ")",
+                present.empty() ? "" : strCat(", ", absl::StrJoin(present, ", ")), " or ", last);
 }
 
 std::vector<std::string_view> allEmitFormats() {

@@ -36,7 +36,7 @@ std::optional<std::string> presentAcceleratorDevice();
 bool isGpuTarget(const DeviceSpec &device);
 
 /// How those GPUs are written, for messages: "a preset (sm_70, ...,
-/// gfx1100) or cuda[:N]".
+/// gfx1100), cuda[:N] or hip[:N]".
 std::string gpuTargetSyntax();
 
 /// Every --emit format of any backend, each once, in the backends' order.

@@ -39,7 +39,7 @@ struct CompileOptions {
   /// false: --keep-denormals).
   bool flushDenormals = true;
   /// On a GPU, each launch is waited for, so a faulting kernel is named
-  /// (--sync-launches; cuda::CudaContextOptions::syncLaunches).
+  /// (--sync-launches; gpu::GpuContextOptions::syncLaunches).
   bool syncLaunches = false;
   /// Elements a CPU block gets at least; 0: the target's default. Small
   /// values make the split and packed mappings of large shapes appear at

@@ -148,11 +148,12 @@ XS_API void xs_context_retain(xs_context_t *context);
 XS_API void xs_context_release(xs_context_t *context);
 
 /* Whether `device` can be compiled for and run on here: NULL (success) when
- * it can, else an error saying why (unknown name, no NVIDIA driver, no such
- * GPU). Device names: "cpu"; "cuda" or "cuda:N", NVIDIA GPU N through the
- * CUDA driver; "nvptx-sim[:sm_XX][:phases]", the code for an NVIDIA GPU run
- * on the CPU thread by thread (a checking tool, slow); "auto", cuda:0 where
- * the driver sees a GPU, else cpu. */
+ * it can, else an error saying why (unknown name, no NVIDIA driver or ROCm,
+ * no such GPU). Device names: "cpu"; "cuda" or "cuda:N", NVIDIA GPU N through
+ * the CUDA driver; "hip" or "hip:N", AMD GPU N through HIP;
+ * "nvptx-sim[:sm_XX][:phases]" and "amdgpu-sim[:gfxNNN][:phases]", the code
+ * for an NVIDIA or AMD GPU run on the CPU thread by thread (checking tools,
+ * slow); "auto", cuda:0 or hip:0 where a driver sees a GPU, else cpu. */
 XS_API xs_status_t xs_context_check_device(xs_context_t *context, const char *device);
 
 /* ------------------------------------------------------------------------
@@ -269,7 +270,7 @@ XS_API xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_
 typedef struct xs_bundle_options_t {
   size_t struct_size;
   /* The device to load on; NULL: the bundle's ("cpu" for x86 code, "cuda:0"
-   * for an NVIDIA architecture's). */
+   * for an NVIDIA architecture's, "hip:0" for an AMD one's). */
   const char *device;
 } xs_bundle_options_t;
 
@@ -391,11 +392,11 @@ XS_API const char *xs_executable_dim_symbol(const xs_executable_t *executable, s
 typedef struct xs_run_args_t {
   size_t struct_size;
   /* One per input, in order. Tensors on the CPU (kDLCPU) for executables on
-   * the CPU (cpu, nvptx-sim); on the executable's GPU (kDLCUDA with its
-   * ordinal) or the CPU for cuda:N. CPU tensors are read where they are, no
-   * copy, when they are compact row-major (strides NULL, or those of a
-   * compact layout) and aligned to their element size; other strides are
-   * read through a compact copy. GPU tensors must be compact. */
+   * the CPU (cpu, nvptx-sim, amdgpu-sim); on the executable's GPU (kDLCUDA
+   * with its ordinal for cuda:N, kDLROCM for hip:N) or the CPU for GPUs. CPU tensors are read where
+   * they are, no copy, when they are compact row-major (strides NULL, or those of a compact layout)
+   * and aligned to their element size; other strides are read through a compact copy. GPU tensors
+   * must be compact. */
   const DLTensor *inputs;
   size_t num_inputs;
   /* NULL, or one per output: outputs[i] with non-NULL data receives output i
@@ -408,8 +409,8 @@ typedef struct xs_run_args_t {
    * owned by the caller, who frees it with its deleter; entries of provided
    * outputs are set to NULL. May be NULL when every output is provided. */
   DLManagedTensor **out_managed;
-  /* For cuda:N: the CUstream to queue the work on; NULL: a stream of
-   * xstitch's own. Ignored elsewhere. */
+  /* For cuda:N the CUstream, for hip:N the hipStream_t to queue the work on;
+   * NULL: a stream of xstitch's own. Ignored elsewhere. */
   void *stream;
   /* NULL, or called once per step of the run (a kernel launch or a library
    * call such as dot), in order, after the run, with the step's name and the

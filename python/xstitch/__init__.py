@@ -104,7 +104,7 @@ def _module(model):
 def compile(model, device="cpu", function=None, disable_fusion=False, keep_denormals=False,
             context=None, specialize=None):
     """Compiles `model` (a path to .onnx or .xs, text IR as a str, or the bytes of
-    either) for `device`: "cpu", "cuda[:N]", "nvptx-sim[:sm_XX]" or "auto". A
+    either) for `device`: "cpu", "cuda[:N]", "hip[:N]", "nvptx-sim[:sm_XX]" or "auto". A
     model compiled before with the same options comes from the compile cache.
     `specialize` ({"B": 8, ...}) compiles for those dims as constants (the
     static-shape baseline); the executable then runs only at them."""
@@ -128,7 +128,7 @@ def compile(model, device="cpu", function=None, disable_fusion=False, keep_denor
 
 def load_bundle(path, device=None, context=None):
     """Loads an AOT bundle written by xstitch-compile (no compiling) on `device`
-    (None: the bundle's, "cpu" for x86 code, "cuda:0" for PTX)."""
+    (None: the bundle's, "cpu" for x86 code, "cuda:0" for PTX, "hip:0" for HSA code objects)."""
     ctx = _context(context)
     path = os.fspath(path)
     if not os.path.exists(path):
@@ -233,7 +233,8 @@ class Executable:
 
     def __call__(self, *args, stream=None, **kwargs):
         """Runs on the inputs; returns a list of Tensors. On a GPU, `stream` is the
-        CUstream to queue on (an int, e.g. torch.cuda.current_stream().cuda_stream);
+        CUstream or hipStream_t to queue on (an int, e.g.
+        torch.cuda.current_stream().cuda_stream, a hipStream_t in ROCm's PyTorch);
         with a stream and every input on the GPU, the call returns once its work is
         queued: work queued after it on that stream sees the results."""
         # Frameworks call this once per step: the per-call work is the

@@ -49,7 +49,7 @@ struct CudaMatmul::Plan {
   }
 };
 
-bool CudaMatmul::supports(ElementType type) {
+bool CudaMatmul::supports(ElementType type) const {
   return type == ElementType::F32 || type == ElementType::F64 || type == ElementType::F16 ||
          type == ElementType::BF16;
 }
@@ -141,7 +141,8 @@ absl::StatusOr<int64_t> CudaMatmul::workspaceBytes(ElementType type, const Matmu
 }
 
 absl::Status CudaMatmul::run(ElementType type, const MatmulShape &shape, CUdeviceptr a,
-                             CUdeviceptr b, CUdeviceptr c, CUdeviceptr workspace, CUstream stream) {
+                             CUdeviceptr b, CUdeviceptr c, CUdeviceptr workspace,
+                             gpu::StreamHandle stream) {
   if (shape.batches == 0 || shape.m == 0 || shape.n == 0 || shape.k == 0)
     return absl::OkStatus();
   XS_ASSIGN_OR_RETURN(const Plan *p, plan(type, shape));
@@ -156,7 +157,7 @@ absl::Status CudaMatmul::run(ElementType type, const MatmulShape &shape, CUdevic
                             pointer(b), p->b, pointer(a), p->a,
                             f64 ? static_cast<const void *>(&beta64) : &beta32, pointer(c), p->c,
                             pointer(c), p->c, &p->algo, pointer(workspace),
-                            static_cast<size_t>(p->workspaceBytes), stream),
+                            static_cast<size_t>(p->workspaceBytes), static_cast<CUstream>(stream)),
                         "cublasLtMatmul");
 }
 

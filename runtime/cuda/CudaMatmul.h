@@ -7,7 +7,7 @@
 // never leave the GPU. Element types f32 and f64 accumulate in their own
 // type (no TF32), f16 and bf16 in f32 rounded once to the result: what the
 // CPU's library ops and the reference interpreter compute. Other element
-// types are not cuBLASLt's (supports() says which); the CUDA device runs
+// types are not cuBLASLt's (supports() says which); the GPU executable runs
 // those on the host.
 //
 // Row-major C = A x B is column-major C^T = B^T x A^T: cuBLASLt multiplies
@@ -27,14 +27,13 @@
 #include "ir/ElementType.h"
 #include "runtime/cuda/CublasLt.h"
 #include "runtime/cuda/CudaDriver.h"
+#include "runtime/gpu/GpuDriver.h"
 
 namespace xs::cuda {
 
-struct MatmulShape {
-  int64_t batches = 1, m = 0, k = 0, n = 0;
-};
+using gpu::MatmulShape;
 
-class CudaMatmul {
+class CudaMatmul : public gpu::GpuMatmul {
 public:
   /// Workspace cuBLASLt may use per product, at most (its documentation's
   /// recommendation for Hopper).
@@ -42,21 +41,21 @@ public:
 
   /// Creates cuBLASLt's handle; the GPU's context must be current.
   static absl::StatusOr<std::unique_ptr<CudaMatmul>> create(const CublasLtLibrary &library);
-  ~CudaMatmul();
+  ~CudaMatmul() override;
   CudaMatmul(const CudaMatmul &) = delete;
   CudaMatmul &operator=(const CudaMatmul &) = delete;
 
-  static bool supports(ElementType type);
+  bool supports(ElementType type) const override;
   const CublasLtLibrary &library() const { return library_; }
 
   /// The workspace bytes run() needs for this product (0 for none).
-  absl::StatusOr<int64_t> workspaceBytes(ElementType type, const MatmulShape &shape);
+  absl::StatusOr<int64_t> workspaceBytes(ElementType type, const MatmulShape &shape) override;
   /// Queues c = a x b on `stream`. `workspace` holds workspaceBytes() bytes
   /// and, like the operands, stays untouched until the stream has run the
   /// product. Shapes with no elements to write queue nothing; a product
   /// over K = 0 is not cuBLASLt's (the caller fills zeros).
   absl::Status run(ElementType type, const MatmulShape &shape, CUdeviceptr a, CUdeviceptr b,
-                   CUdeviceptr c, CUdeviceptr workspace, CUstream stream);
+                   CUdeviceptr c, CUdeviceptr workspace, gpu::StreamHandle stream) override;
 
 private:
   struct Plan;

@@ -54,6 +54,7 @@ const DevicePlatform &cpuPlatform();
 const DevicePlatform &nvptxSimulationPlatform();
 const DevicePlatform &amdgpuSimulationPlatform();
 const DevicePlatform &cudaPlatform();
+const DevicePlatform &hipPlatform();
 const DevicePlatform &nvidiaPresetPlatform();
 const DevicePlatform &amdgpuPresetPlatform();
 

@@ -8,6 +8,7 @@ const std::vector<const DevicePlatform *> &devicePlatforms() {
   static const std::vector<const DevicePlatform *> platforms = {
       &cpuPlatform(),
       &cudaPlatform(),
+      &hipPlatform(),
       &nvptxSimulationPlatform(),
       &amdgpuSimulationPlatform(),
       &nvidiaPresetPlatform(),

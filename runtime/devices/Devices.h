@@ -42,7 +42,7 @@ struct LoadOptions {
   std::string device = "cpu";
   int threads = 0;            // CPU workers; 0: all cores
   bool flushDenormals = true; // runtime/cpu/DenormalFlush.h
-  bool syncLaunches = false;  // GPUs: cuda::CudaContextOptions::syncLaunches
+  bool syncLaunches = false;  // GPUs: gpu::GpuContextOptions::syncLaunches
 };
 
 /// Loads `program` on the process's device `device` (options.device is not

@@ -1,5 +1,6 @@
 #include "runtime/hip/HipDriver.h"
 
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -23,6 +24,12 @@ enum Attribute : int {
   kWarpSize = 87,
   kMaxSharedMemoryPerMultiprocessor = 10002,
 };
+
+// hipDeviceProp_t of ROCm 5 (hip_runtime_api.h of ROCm 5.2): its size, and
+// where gcnArchName ("gfx90a:sramecc+:xnack-", char[256]) is in it.
+constexpr size_t kDevicePropertiesBytes = 792;
+constexpr size_t kGcnArchNameOffset = 396;
+constexpr size_t kGcnArchNameBytes = 256;
 
 constexpr hipError_t kNoDevice = 100;
 constexpr hipError_t kInvalidDevice = 101;
@@ -58,6 +65,9 @@ absl::StatusOr<std::unique_ptr<HipDriver>> HipDriver::load(const std::string &li
   take("hipDeviceGetAttribute", d->hipDeviceGetAttribute);
   take("hipDeviceTotalMem", d->hipDeviceTotalMem);
   take("hipSetDevice", d->hipSetDevice);
+  take("hipGetDevice", d->hipGetDevice);
+  take("hipDeviceReset", d->hipDeviceReset);
+  take("hipGetDeviceProperties", d->hipGetDeviceProperties);
   take("hipModuleLoadData", d->hipModuleLoadData);
   take("hipModuleUnload", d->hipModuleUnload);
   take("hipModuleGetFunction", d->hipModuleGetFunction);
@@ -69,6 +79,7 @@ absl::StatusOr<std::unique_ptr<HipDriver>> HipDriver::load(const std::string &li
   take("hipHostMalloc", d->hipHostMalloc);
   take("hipHostFree", d->hipHostFree);
   take("hipMemsetD8", d->hipMemsetD8);
+  take("hipMemcpyHtoD", d->hipMemcpyHtoD);
   take("hipMemcpyHtoDAsync", d->hipMemcpyHtoDAsync);
   take("hipMemcpyDtoHAsync", d->hipMemcpyDtoHAsync);
   take("hipMemcpyDtoDAsync", d->hipMemcpyDtoDAsync);
@@ -164,6 +175,13 @@ absl::StatusOr<HipDeviceInfo> HipDriver::deviceInfo(int ordinal) const {
   char name[256] = {};
   XS_RETURN_IF_ERROR(check(hipDeviceGetName(name, sizeof(name) - 1, device), "hipDeviceGetName"));
   info.name = name;
+  // Room beyond the structure, should a library write more than ROCm 5's.
+  std::vector<char> properties(4 * kDevicePropertiesBytes, '\0');
+  XS_RETURN_IF_ERROR(
+      check(hipGetDeviceProperties(properties.data(), ordinal), "hipGetDeviceProperties"));
+  std::string gcnArch(properties.data() + kGcnArchNameOffset,
+                      strnlen(properties.data() + kGcnArchNameOffset, kGcnArchNameBytes - 1));
+  info.arch = gcnArch.substr(0, gcnArch.find(':'));
   int cooperative = 0;
   for (auto [a, out] : {std::pair<Attribute, int *>{kMultiprocessorCount, &info.computeUnits},
                         {kWarpSize, &info.warpSize},

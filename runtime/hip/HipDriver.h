@@ -7,8 +7,8 @@
 // says which is missing instead of a failed link or a crash. Only the entry
 // points an AMD GPU device needs are declared, with HIP's types reduced to
 // their ABI (handles are pointers, a device is an int). The device that
-// launches xstitch's HSA code objects through it is not part of this build
-// yet (docs/amd.md).
+// launches xstitch's HSA code objects through it
+// is the shared GPU runtime's (runtime/hip/HipGpuDriver.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -31,6 +31,9 @@ using hipEvent_t = struct ihipEvent_t *;
 struct HipDeviceInfo {
   int ordinal = 0;
   std::string name;
+  /// The LLVM processor the GPU runs ("gfx942"), from HIP's gcnArchName
+  /// without its feature suffix (":sramecc+:xnack-").
+  std::string arch;
   int computeUnits = 0;
   int warpSize = 0;
   int maxThreadsPerBlock = 0;
@@ -54,6 +57,12 @@ struct HipDriver {
   hipError_t (*hipDeviceGetAttribute)(int *value, int attribute, int ordinal) = nullptr;
   hipError_t (*hipDeviceTotalMem)(size_t *bytes, hipDevice_t device) = nullptr;
   hipError_t (*hipSetDevice)(int ordinal) = nullptr;
+  hipError_t (*hipGetDevice)(int *ordinal) = nullptr;
+  hipError_t (*hipDeviceReset)() = nullptr;
+  /// Fills a hipDeviceProp_t of ROCm 5's layout (the unversioned symbol
+  /// keeps it in ROCm 6, which added hipGetDevicePropertiesR0600): read
+  /// through HipDriver::deviceInfo only.
+  hipError_t (*hipGetDeviceProperties)(void *properties, int ordinal) = nullptr;
   hipError_t (*hipModuleLoadData)(hipModule_t *module, const void *image) = nullptr;
   hipError_t (*hipModuleUnload)(hipModule_t module) = nullptr;
   hipError_t (*hipModuleGetFunction)(hipFunction_t *function, hipModule_t module,
@@ -66,7 +75,8 @@ struct HipDriver {
   hipError_t (*hipHostMalloc)(void **pointer, size_t bytes, unsigned flags) = nullptr;
   hipError_t (*hipHostFree)(void *pointer) = nullptr;
   hipError_t (*hipMemsetD8)(void *destination, unsigned char value, size_t bytes) = nullptr;
-  hipError_t (*hipMemcpyHtoDAsync)(void *destination, const void *source, size_t bytes,
+  hipError_t (*hipMemcpyHtoD)(void *destination, void *source, size_t bytes) = nullptr;
+  hipError_t (*hipMemcpyHtoDAsync)(void *destination, void *source, size_t bytes,
                                    hipStream_t stream) = nullptr;
   hipError_t (*hipMemcpyDtoHAsync)(void *destination, void *source, size_t bytes,
                                    hipStream_t stream) = nullptr;

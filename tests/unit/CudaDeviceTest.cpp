@@ -339,7 +339,7 @@ protected:
   /// Options with the recording cuBLASLt.
   static CudaDeviceOptions recording() {
     CudaDeviceOptions options;
-    options.context.findCublasLt = testing::findRecordingCublasLt;
+    options.findCublasLt = testing::findRecordingCublasLt;
     return options;
   }
   absl::StatusOr<std::shared_ptr<Executable>> load(const std::string &text,
@@ -705,7 +705,7 @@ TEST_F(CudaDeviceTest, ViewsAndLibraryStepsNeedNoKernel) {
   // A reshape (a view) feeding a dot: no kernel at all. Without cuBLASLt the
   // dot runs on the host.
   CudaDeviceOptions options;
-  options.context.findCublasLt = testing::findNoCublasLt;
+  options.findCublasLt = testing::findNoCublasLt;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(kProject, module, options);
   ASSERT_TRUE(executable.ok()) << executable.status();
   size_t matmuls = testing::recordingCublasLtState().matmuls.size();

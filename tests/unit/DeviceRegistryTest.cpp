@@ -27,6 +27,10 @@ TEST(DeviceRegistryTest, NamesParseIntoTheirPlatforms) {
   EXPECT_EQ(gpu.platform, "cuda");
   EXPECT_EQ(gpu.name, "cuda:0");
   EXPECT_EQ(parsed("cuda:3").ordinal, 3);
+  DeviceSpec hip = parsed("hip");
+  EXPECT_EQ(hip.platform, "hip");
+  EXPECT_EQ(hip.name, "hip:0");
+  EXPECT_EQ(parsed("hip:2").ordinal, 2);
 
   DeviceSpec simulation = parsed("nvptx-sim");
   EXPECT_EQ(simulation.platform, "nvptx-sim");
@@ -59,11 +63,17 @@ TEST(DeviceRegistryTest, MisspelledNamesSayHowTheyAreWritten) {
   absl::StatusOr<DeviceSpec> unknown = parseDeviceName("tpu");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message(),
-            "unknown device 'tpu'; devices are cpu, cuda[:N], nvptx-sim[:sm_XX][:phases], "
+            "unknown device 'tpu'; devices are cpu, cuda[:N], hip[:N], nvptx-sim[:sm_XX][:phases], "
             "amdgpu-sim[:gfxNNN][:phases], sm_XX, gfxNNN");
   absl::StatusOr<DeviceSpec> ordinal = parseDeviceName("cuda:-1");
   ASSERT_FALSE(ordinal.ok());
   EXPECT_NE(ordinal.status().message().find("write cuda or cuda:N"), std::string::npos);
+  for (std::string_view name : {"hip:", "hip:x", "hip:-2"}) {
+    absl::StatusOr<DeviceSpec> amd = parseDeviceName(name);
+    ASSERT_FALSE(amd.ok()) << name;
+    EXPECT_EQ(amd.status().message(),
+              strCat("'", name, "' names no HIP device: write hip or hip:N with N >= 0"));
+  }
   for (std::string_view name : {"nvptx-sim:sm_80:sm_86", "nvptx-sim:phases:phases", "nvptx-sim:"}) {
     absl::StatusOr<DeviceSpec> simulation = parseDeviceName(name);
     ASSERT_FALSE(simulation.ok()) << name;

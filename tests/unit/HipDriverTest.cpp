@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <string_view>
 
@@ -106,6 +108,12 @@ HipDriver recordingDriver() {
     *bytes = size_t{192} << 30;
     return 0;
   };
+  // ROCm 5's hipDeviceProp_t: gcnArchName at byte 396.
+  d.hipGetDeviceProperties = [](void *properties, int) {
+    std::memset(properties, 0x7f, 792);
+    std::snprintf(static_cast<char *>(properties) + 396, 256, "gfx942:sramecc+:xnack-");
+    return 0;
+  };
   return d;
 }
 
@@ -140,6 +148,7 @@ TEST(HipDriverTest, DevicesAreCountedAndDescribedByHipsAttributeNumbers) {
   ASSERT_TRUE(info.ok()) << info.status().message();
   EXPECT_EQ(info->ordinal, 1);
   EXPECT_EQ(info->name, "AMD Instinct MI300X");
+  EXPECT_EQ(info->arch, "gfx942"); // without the feature suffix
   EXPECT_EQ(info->computeUnits, 304);
   EXPECT_EQ(info->warpSize, 64);
   EXPECT_EQ(info->maxThreadsPerBlock, 1024);

@@ -29,7 +29,7 @@ struct RecordingCublasLtState {
 /// The recording library and its state (one per process; tests reset it).
 const CublasLtLibrary &recordingCublasLt();
 RecordingCublasLtState &recordingCublasLtState();
-/// For CudaContextOptions::findCublasLt.
+/// For CudaDeviceOptions::findCublasLt.
 absl::StatusOr<const CublasLtLibrary *> findRecordingCublasLt();
 /// A machine without cuBLASLt.
 absl::StatusOr<const CublasLtLibrary *> findNoCublasLt();

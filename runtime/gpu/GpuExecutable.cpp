@@ -1,7 +1,6 @@
-#include "runtime/cuda/CudaExecutable.h"
+#include "runtime/gpu/GpuExecutable.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -12,17 +11,17 @@
 #include "runtime/ResultPlacement.h"
 #include "runtime/cpu/LibraryOps.h"
 
-namespace xs::cuda {
+namespace xs::gpu {
 
 namespace {
 
-/// With CudaContextOptions::syncLaunches, waits for the launch just queued
+/// With GpuContextOptions::syncLaunches, waits for the launch just queued
 /// on `stream`: a fault surfaces here, named after its kernel, rather than
 /// at a later call.
-absl::Status finishLaunch(const CudaContext &ctx, CUstream stream, const std::string &kernel) {
+absl::Status finishLaunch(const GpuContext &ctx, StreamHandle stream, const std::string &kernel) {
   if (!ctx.syncLaunches())
     return absl::OkStatus();
-  absl::Status status = ctx.check(ctx.driver().cuStreamSynchronize(stream), "cuStreamSynchronize");
+  absl::Status status = ctx.check(ctx.driver().synchronizeStream(stream));
   if (status.ok())
     return status;
   return absl::Status(status.code(), strCat("kernel ", kernel,
@@ -31,54 +30,15 @@ absl::Status finishLaunch(const CudaContext &ctx, CUstream stream, const std::st
                                             status.message()));
 }
 
-// CUjit_option and CUfunction_attribute values (cuda.h); stable across
-// driver versions.
-constexpr int kJitErrorLogBuffer = 5;
-constexpr int kJitErrorLogBufferBytes = 6;
-constexpr int kFuncSharedSizeBytes = 1;
-constexpr int kFuncMaxDynamicSharedSizeBytes = 8;
-
 /// The largest gridDim.x; longer grids are several launches (blockBegin).
 constexpr int64_t kMaxGridX = std::numeric_limits<int32_t>::max();
 
-CUdeviceptr address(const std::shared_ptr<void> &block) {
-  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(block.get()));
+DevicePointer address(const std::shared_ptr<void> &block) {
+  return static_cast<DevicePointer>(reinterpret_cast<uintptr_t>(block.get()));
 }
 
-/// The PTX ISA a module declares (`.version 7.8`), as 10 * major + minor;
-/// nullopt without the directive.
-std::optional<int> ptxIsaOf(const std::string &ptx) {
-  size_t at = ptx.find(".version ");
-  if (at == std::string::npos)
-    return std::nullopt;
-  int major = 0, minor = 0;
-  if (std::sscanf(ptx.c_str() + at + 9, "%d.%d", &major, &minor) != 2)
-    return std::nullopt;
-  return 10 * major + minor;
-}
-
-/// The oldest CUDA version (as cuDriverGetVersion reports it: 1000 * major
-/// + 10 * minor) whose driver compiles PTX ISA `isa` (10 * major + minor),
-/// from the PTX ISA release notes.
-int cudaVersionForPtxIsa(int isa) {
-  if (isa <= 60)
-    return 9000;
-  static const std::pair<int, int> kIsa6[] = {
-      {61, 9010}, {62, 9020}, {63, 10000}, {64, 10010}, {65, 10020}};
-  for (auto [version, cuda] : kIsa6)
-    if (isa <= version)
-      return cuda;
-  if (isa < 80)
-    return 11000 + 10 * (isa - 70); // 7.Y: CUDA 11.Y
-  if (isa <= 85)
-    return 12000 + 10 * (isa - 80); // 8.Y: CUDA 12.Y up to 8.5
-  if (isa <= 88)
-    return 12070 + 10 * (isa - 86); // 8.6 to 8.8: CUDA 12.7 to 12.9
-  return 13000 + 10 * (isa - 90);   // 9.Y: CUDA 13.Y
-}
-
-std::string cudaVersionText(int version) {
-  return strCat(version / 1000, ".", (version % 1000) / 10);
+DevicePointer address(const void *pointer) {
+  return static_cast<DevicePointer>(reinterpret_cast<uintptr_t>(pointer));
 }
 
 } // namespace
@@ -86,10 +46,10 @@ std::string cudaVersionText(int version) {
 /// Everything one call of execute() owns. The stream is declared last so that
 /// it is synchronized (PooledStream's destructor) before any block returns
 /// to the allocator, also when the call stops at an error.
-struct CudaExecutable::CallState {
+struct GpuExecutable::CallState {
   DimBindings dims;
   BufferLayout layout;
-  std::vector<CUdeviceptr> data;            // per buffer: its device address
+  std::vector<DevicePointer> data;          // per buffer: its device address
   std::vector<std::shared_ptr<void>> owned; // per buffer: device blocks of inputs and outputs
   std::shared_ptr<void> arena;              // temporaries
   /// The dims array, then each launch step's buffer pointers (a launch
@@ -97,56 +57,42 @@ struct CudaExecutable::CallState {
   /// word), then the barrier words, zero.
   std::shared_ptr<void> table;
   std::vector<int64_t> stepTableOffset; // per step: byte offset of its pointers in `table`
-  /// Other memory the queued work uses: the table's pinned staging,
-  /// cuBLASLt's workspaces.
+  /// Other memory the queued work uses: the table's pinned staging, the
+  /// BLAS library's workspaces.
   std::vector<std::shared_ptr<void>> held;
   std::optional<PooledStream> stream;
 };
 
-absl::StatusOr<std::shared_ptr<CudaExecutable>>
-CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> context) {
+absl::StatusOr<std::shared_ptr<GpuExecutable>>
+GpuExecutable::create(CompiledProgram program, std::shared_ptr<GpuContext> context) {
   XS_RETURN_IF_ERROR(checkHostPlan(program.host));
-  std::shared_ptr<CudaExecutable> executable(new CudaExecutable());
+  std::shared_ptr<GpuExecutable> executable(new GpuExecutable());
   executable->plan_ = std::move(program.host);
   executable->context_ = std::move(context);
   const HostPlan &plan = executable->plan_;
-  CudaContext &ctx = *executable->context_;
-  const CudaDriver &driver = ctx.driver();
-  XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
+  GpuContext &ctx = *executable->context_;
+  const GpuDriver &driver = ctx.driver();
+  XS_ASSIGN_OR_RETURN(GpuContext::CurrentScope current, ctx.makeCurrent());
 
   bool hasLaunches = std::any_of(plan.steps.begin(), plan.steps.end(), [](const HostStep &step) {
     return step.kind == HostStep::Kind::Launch;
   });
   if (hasLaunches) {
-    if (program.objectFormat != "ptx" || program.objects.size() != 1)
+    if (program.objectFormat != driver.codeFormat() || program.objects.size() != 1)
       return absl::InternalError(
-          strCat("the CUDA device loads one PTX module, not ", program.objects.size(),
-                 " of format '", program.objectFormat, "' (kernels of @", plan.function, ")"));
-    // A driver older than the PTX's ISA would refuse it with a bare
-    // CUDA_ERROR_UNSUPPORTED_PTX_VERSION: say which driver it needs.
-    if (std::optional<int> isa = ptxIsaOf(program.objects[0]); isa) {
-      int version = 0;
-      XS_RETURN_IF_ERROR(ctx.check(driver.cuDriverGetVersion(&version), "cuDriverGetVersion"));
-      if (int needed = cudaVersionForPtxIsa(*isa); version < needed)
-        return absl::FailedPreconditionError(
-            strCat("the NVIDIA driver on ", ctx.name(), " supports CUDA ", cudaVersionText(version),
-                   ", but the kernels of @", plan.function, " are PTX ISA ", *isa / 10, ".",
-                   *isa % 10, " (for ", ctx.info().arch(), "), which needs a driver for CUDA ",
-                   cudaVersionText(needed), " or newer: update the NVIDIA driver"));
-    }
-    std::string log(16384, '\0');
-    int options[] = {kJitErrorLogBuffer, kJitErrorLogBufferBytes};
-    void *values[] = {log.data(), reinterpret_cast<void *>(static_cast<uintptr_t>(log.size()))};
-    CUresult loaded = driver.cuModuleLoadDataEx(&executable->module_, program.objects[0].c_str(), 2,
-                                                options, values);
-    if (absl::Status s = ctx.check(loaded, "cuModuleLoadDataEx"); !s.ok()) {
-      log.resize(log.find('\0') == std::string::npos ? log.size() : log.find('\0'));
-      return absl::InternalError(strCat("the driver cannot load the PTX of @", plan.function, ": ",
+          strCat("the ", driver.platform(), " device loads one ", driver.codeFormat(),
+                 " module, not ", program.objects.size(), " of format '", program.objectFormat,
+                 "' (kernels of @", plan.function, ")"));
+    XS_RETURN_IF_ERROR(driver.checkCodeObject(program.objects[0], ctx.info(), plan.function));
+    std::string log;
+    GpuCall loaded = driver.loadModule(program.objects[0], &executable->module_, &log);
+    if (absl::Status s = ctx.check(loaded); !s.ok())
+      return absl::InternalError(strCat("the ", driver.vendor(), " driver cannot load the ",
+                                        driver.codeName(), " of @", plan.function, ": ",
                                         s.message(), log.empty() ? "" : "\n", log));
-    }
   }
 
-  int optIn = ctx.info().sharedBytesPerBlockOptIn;
+  int sharedLimit = ctx.info().sharedBytesPerBlock;
   executable->kernels_.resize(plan.steps.size());
   executable->cooperative_.resize(plan.steps.size());
   for (size_t s = 0; s < plan.steps.size(); ++s) {
@@ -156,26 +102,22 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
     for (const HostLaunchVariant &variant : step.variants) {
       std::vector<Kernel> phases;
       for (const std::string &planSymbol : launchSymbols(variant)) {
-        std::string symbol = nvptxSymbol(planSymbol);
+        std::string symbol = driver.kernelSymbol(planSymbol);
         Kernel kernel;
-        if (absl::Status found = ctx.check(
-                driver.cuModuleGetFunction(&kernel.function, executable->module_, symbol.c_str()),
-                "cuModuleGetFunction");
+        if (absl::Status found =
+                ctx.check(driver.function(executable->module_, symbol, &kernel.function));
             !found.ok())
-          return absl::InternalError(strCat("kernel ", step.kernel, ": the PTX of @", plan.function,
-                                            " has no kernel ", symbol, " (", found.message(), ")"));
+          return absl::InternalError(strCat("kernel ", step.kernel, ": the ", driver.codeName(),
+                                            " of @", plan.function, " has no kernel ", symbol, " (",
+                                            found.message(), ")"));
         XS_RETURN_IF_ERROR(
-            ctx.check(driver.cuFuncGetAttribute(&kernel.staticSharedBytes, kFuncSharedSizeBytes,
-                                                kernel.function),
-                      "cuFuncGetAttribute"));
-        // Launches may ask for up to the GPU's opt-in shared memory per
-        // block (48 KiB without this); the launch's own size is what counts
-        // for occupancy.
-        if (optIn > kernel.staticSharedBytes)
-          XS_RETURN_IF_ERROR(
-              ctx.check(driver.cuFuncSetAttribute(kernel.function, kFuncMaxDynamicSharedSizeBytes,
-                                                  optIn - kernel.staticSharedBytes),
-                        "cuFuncSetAttribute"));
+            ctx.check(driver.staticSharedBytes(kernel.function, &kernel.staticSharedBytes)));
+        // Launches may ask for up to the GPU's shared memory per block
+        // (on NVIDIA 48 KiB without an opt-in); the launch's own size is
+        // what counts for occupancy.
+        if (sharedLimit > kernel.staticSharedBytes)
+          XS_RETURN_IF_ERROR(ctx.check(driver.allowDynamicSharedBytes(
+              kernel.function, sharedLimit - kernel.staticSharedBytes)));
         phases.push_back(kernel);
       }
       Kernel cooperative;
@@ -202,28 +144,26 @@ CudaExecutable::create(CompiledProgram program, std::shared_ptr<CudaContext> con
                                                  ctx.name()));
     if (bytes > 0)
       XS_RETURN_IF_ERROR(
-          ctx.check(driver.cuMemcpyHtoD(address(block), host.data(), static_cast<size_t>(bytes)),
-                    "cuMemcpyHtoD"));
+          ctx.check(driver.copyToDevice(address(block), host.data(), static_cast<size_t>(bytes))));
     executable->constants_[b] = std::move(block);
   }
   return executable;
 }
 
-CudaExecutable::~CudaExecutable() {
+GpuExecutable::~GpuExecutable() {
   if (module_ == nullptr)
     return;
-  if (absl::StatusOr<CudaContext::CurrentScope> current = context_->makeCurrent(); current.ok())
-    (void)context_->driver().cuModuleUnload(module_);
+  if (absl::StatusOr<GpuContext::CurrentScope> current = context_->makeCurrent(); current.ok())
+    (void)context_->driver().unloadModule(module_);
 }
 
-absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
-                                                  RunStats *stats) const {
-  CudaContext &ctx = *context_;
-  const CudaDriver &driver = ctx.driver();
+absl::StatusOr<RunResult> GpuExecutable::execute(const RunRequest &request, RunStats *stats) const {
+  GpuContext &ctx = *context_;
+  const GpuDriver &driver = ctx.driver();
   const bool resident = request.deviceMemory;
   // Current until the call's stream and memory are given back (declared
   // first, left last).
-  XS_ASSIGN_OR_RETURN(CudaContext::CurrentScope current, ctx.makeCurrent());
+  XS_ASSIGN_OR_RETURN(GpuContext::CurrentScope current, ctx.makeCurrent());
   XS_RETURN_IF_ERROR(ctx.faultStatus());
   // Memory of earlier runs their streams are done with goes back to the
   // allocators before this run takes its own.
@@ -231,12 +171,12 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   CallState call;
   RunResult result;
   if (request.stream != nullptr) {
-    call.stream.emplace(PooledStream::borrow(ctx, static_cast<CUstream>(request.stream)));
+    call.stream.emplace(PooledStream::borrow(ctx, request.stream));
   } else {
     XS_ASSIGN_OR_RETURN(PooledStream stream, PooledStream::acquire(ctx));
     call.stream.emplace(std::move(stream));
   }
-  CUstream s = call.stream->get();
+  StreamHandle s = call.stream->get();
 
   // Host symbols read the elements of some inputs on the host: device
   // inputs they read are copied there first.
@@ -254,10 +194,7 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
             strCat("out of host memory for input ", inputName(plan_, p)));
       if (bytes > 0 && view.data != nullptr)
         XS_RETURN_IF_ERROR(ctx.check(
-            driver.cuMemcpyDtoHAsync(
-                host.get(), static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(view.data)),
-                static_cast<size_t>(bytes), s),
-            "cuMemcpyDtoHAsync"));
+            driver.copyToHostAsync(host.get(), address(view.data), static_cast<size_t>(bytes), s)));
       result.bytesCopied += bytes;
       view.data = host.get();
       hostCopies.push_back(std::move(host));
@@ -292,27 +229,25 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     switch (buffer.kind) {
     case HostBuffer::Kind::Input: {
       const TensorView &input = request.inputs[static_cast<size_t>(buffer.paramIndex)];
-      CUdeviceptr given = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(input.data));
-      if (resident && given % static_cast<CUdeviceptr>(kGpuBufferAlignment) == 0) {
+      DevicePointer given = address(input.data);
+      if (resident && given % static_cast<DevicePointer>(kGpuBufferAlignment) == 0) {
         call.data[b] = given; // read where it is
         break;
       }
       XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "input %", buffer.name));
       if (bytes > 0)
         XS_RETURN_IF_ERROR(
-            ctx.check(resident ? driver.cuMemcpyDtoDAsync(address(call.owned[b]), given,
+            ctx.check(resident ? driver.copyOnDeviceAsync(address(call.owned[b]), given,
                                                           static_cast<size_t>(bytes), s)
-                               : driver.cuMemcpyHtoDAsync(address(call.owned[b]), input.data,
-                                                          static_cast<size_t>(bytes), s),
-                      resident ? "cuMemcpyDtoDAsync" : "cuMemcpyHtoDAsync"));
+                               : driver.copyToDeviceAsync(address(call.owned[b]), input.data,
+                                                          static_cast<size_t>(bytes), s)));
       result.bytesCopied += bytes;
       call.data[b] = address(call.owned[b]);
       break;
     }
     case HostBuffer::Kind::Output: {
       if (int r = placement.writtenInto[b]; r >= 0) {
-        call.data[b] = static_cast<CUdeviceptr>(
-            reinterpret_cast<uintptr_t>(request.outputs[static_cast<size_t>(r)].data));
+        call.data[b] = address(request.outputs[static_cast<size_t>(r)].data);
         break;
       }
       XS_ASSIGN_OR_RETURN(call.owned[b], allocate(bytes, "output %", buffer.name));
@@ -322,7 +257,7 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     case HostBuffer::Kind::Temporary:
       call.data[b] =
           address(call.arena) +
-          static_cast<CUdeviceptr>(call.layout.slotOffsets[static_cast<size_t>(buffer.slot)]);
+          static_cast<DevicePointer>(call.layout.slotOffsets[static_cast<size_t>(buffer.slot)]);
       break;
     case HostBuffer::Kind::Constant:
       call.data[b] = address(constants_[b]);
@@ -348,10 +283,10 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
       continue;
     call.stepTableOffset[i] = static_cast<int64_t>(table.size() * sizeof(uint64_t));
     for (int b : plan_.steps[i].buffers) {
-      CUdeviceptr data = call.data[static_cast<size_t>(b)];
+      DevicePointer data = call.data[static_cast<size_t>(b)];
       // The allocator's blocks and the arena's slots keep the alignment the
       // kernels' vector accesses rely on (KernelABI.h).
-      if (data % static_cast<CUdeviceptr>(kGpuBufferAlignment) != 0)
+      if (data % static_cast<DevicePointer>(kGpuBufferAlignment) != 0)
         return absl::InternalError(strCat("buffer %", plan_.buffers[static_cast<size_t>(b)].name,
                                           " of kernel ", plan_.steps[i].kernel, " is not ",
                                           kGpuBufferAlignment, "-byte aligned"));
@@ -378,9 +313,8 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
       return absl::ResourceExhaustedError(
           strCat("out of pinned host memory for the kernel arguments of @", plan_.function));
     std::memcpy(staging.get(), table.data(), static_cast<size_t>(bytes));
-    XS_RETURN_IF_ERROR(ctx.check(
-        driver.cuMemcpyHtoDAsync(address(call.table), staging.get(), static_cast<size_t>(bytes), s),
-        "cuMemcpyHtoDAsync"));
+    XS_RETURN_IF_ERROR(ctx.check(driver.copyToDeviceAsync(address(call.table), staging.get(),
+                                                          static_cast<size_t>(bytes), s)));
     call.held.push_back(std::move(staging));
   }
 
@@ -401,15 +335,13 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   delivery.copy = [&](void *destination, size_t buffer, int64_t bytes) {
     size_t size = static_cast<size_t>(bytes);
     if (!resident)
-      return ctx.check(driver.cuMemcpyDtoHAsync(destination, call.data[buffer], size, s),
-                       "cuMemcpyDtoHAsync");
-    CUdeviceptr to = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(destination));
-    return ctx.check(driver.cuMemcpyDtoDAsync(to, call.data[buffer], size, s), "cuMemcpyDtoDAsync");
+      return ctx.check(driver.copyToHostAsync(destination, call.data[buffer], size, s));
+    return ctx.check(driver.copyOnDeviceAsync(address(destination), call.data[buffer], size, s));
   };
   XS_RETURN_IF_ERROR(
       deliverResults(plan_, call.layout, placement, request.outputs, call.owned, delivery, result));
   // On the caller's stream with every tensor on the GPU, the run returns
-  // once its work is queued, as CUDA libraries do: its memory is kept from
+  // once its work is queued, as CUDA and HIP libraries do: its memory is kept from
   // reuse until the stream has done the work. Otherwise (results copied to
   // the host, a stream of xstitch's own, timed or synchronized launches) it
   // waits for the stream.
@@ -435,11 +367,9 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
     statusCopy = ctx.hostMemory()->allocate(sizeof(uint64_t));
     if (statusCopy == nullptr)
       return absl::ResourceExhaustedError("out of pinned host memory for the run's status word");
-    XS_RETURN_IF_ERROR(ctx.check(
-        driver.cuMemcpyDtoHAsync(statusCopy.get(),
-                                 address(call.table) + plan_.symbols.size() * sizeof(uint64_t),
-                                 sizeof(uint64_t), s),
-        "cuMemcpyDtoHAsync"));
+    XS_RETURN_IF_ERROR(ctx.check(driver.copyToHostAsync(
+        statusCopy.get(), address(call.table) + plan_.symbols.size() * sizeof(uint64_t),
+        sizeof(uint64_t), s)));
   }
   XS_RETURN_IF_ERROR(call.stream->synchronize());
   if (statusCopy != nullptr)
@@ -448,28 +378,28 @@ absl::StatusOr<RunResult> CudaExecutable::execute(const RunRequest &request,
   return result;
 }
 
-absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
+absl::Status GpuExecutable::runSteps(CallState &call, RunStats *stats) const {
   auto runStep = [&](const HostStep &step, size_t index) {
     return step.kind == HostStep::Kind::Launch ? launch(step, index, call) : runLibrary(step, call);
   };
   if (stats == nullptr)
     return runHostSteps(plan_, nullptr, runStep, nullptr);
-  // Steps are timed by CUDA events around them on the call's stream (the
+  // Steps are timed by events around them on the call's stream (the
   // GPU's own clock, nothing waits between kernels). A library step that
   // runs on the host waits for the stream and queues its result's upload
   // after its work, so its events span that work too.
-  const CudaDriver &driver = context_->driver();
-  CUstream stream = call.stream->get();
+  const GpuDriver &driver = context_->driver();
+  StreamHandle stream = call.stream->get();
   struct Timed {
     size_t stat;
-    CUevent start = nullptr, end = nullptr;
+    EventHandle start = nullptr, end = nullptr;
   };
   std::vector<Timed> timed;
   auto destroyEvents = [&] {
     for (Timed &t : timed)
-      for (CUevent event : {t.start, t.end})
+      for (EventHandle event : {t.start, t.end})
         if (event != nullptr)
-          (void)driver.cuEventDestroy(event);
+          (void)driver.destroyEvent(event);
   };
   absl::Status status = [&]() -> absl::Status {
     for (size_t i = 0; i < plan_.steps.size(); ++i) {
@@ -478,17 +408,17 @@ absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
         continue;
       stats->steps.push_back({hostStepName(step), 0});
       Timed &t = timed.emplace_back(Timed{stats->steps.size() - 1});
-      XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.start, 0), "cuEventCreate"));
-      XS_RETURN_IF_ERROR(context_->check(driver.cuEventCreate(&t.end, 0), "cuEventCreate"));
-      XS_RETURN_IF_ERROR(context_->check(driver.cuEventRecord(t.start, stream), "cuEventRecord"));
+      XS_RETURN_IF_ERROR(context_->check(driver.createEvent(/*timing=*/true, &t.start)));
+      XS_RETURN_IF_ERROR(context_->check(driver.createEvent(/*timing=*/true, &t.end)));
+      XS_RETURN_IF_ERROR(context_->check(driver.recordEvent(t.start, stream)));
       XS_RETURN_IF_ERROR(runStep(step, i));
-      XS_RETURN_IF_ERROR(context_->check(driver.cuEventRecord(t.end, stream), "cuEventRecord"));
+      XS_RETURN_IF_ERROR(context_->check(driver.recordEvent(t.end, stream)));
     }
     XS_RETURN_IF_ERROR(call.stream->synchronize());
     for (const Timed &t : timed) {
       float milliseconds = 0;
-      XS_RETURN_IF_ERROR(context_->check(driver.cuEventElapsedTime(&milliseconds, t.start, t.end),
-                                         "cuEventElapsedTime"));
+      XS_RETURN_IF_ERROR(
+          context_->check(driver.elapsedMilliseconds(t.start, t.end, &milliseconds)));
       stats->steps[t.stat].seconds = milliseconds * 1e-3;
     }
     return absl::OkStatus();
@@ -497,8 +427,8 @@ absl::Status CudaExecutable::runSteps(CallState &call, RunStats *stats) const {
   return status;
 }
 
-absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {
-  const CudaContext &ctx = *context_;
+absl::Status GpuExecutable::launch(const HostStep &step, size_t stepIndex, CallState &call) const {
+  const GpuContext &ctx = *context_;
   XS_ASSIGN_OR_RETURN(size_t index, chooseVariant(step, call.dims));
   const HostLaunchVariant &variant = step.variants[index];
   XS_ASSIGN_OR_RETURN(int64_t grid, launchQuantity(step, "grid", variant.grid, call.dims));
@@ -512,30 +442,32 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
                                       " threads, but ", ctx.name(), " runs at most ",
                                       ctx.info().maxThreadsPerBlock));
 
-  CUdeviceptr dims = address(call.table);
-  CUdeviceptr buffers = dims + static_cast<CUdeviceptr>(call.stepTableOffset[stepIndex]);
+  DevicePointer dims = address(call.table);
+  DevicePointer buffers = dims + static_cast<DevicePointer>(call.stepTableOffset[stepIndex]);
   const Kernel &cooperative = cooperative_[stepIndex][index];
   // The cooperative kernel holds every phase's block buffers at once: only
   // where their bound fits the GPU's shared memory in full (a phase kernel
   // needs its own only).
   if (cooperative.function != nullptr && ctx.info().cooperativeLaunch &&
-      shared <= ctx.info().sharedBytesPerBlockOptIn - cooperative.staticSharedBytes) {
-    int perSM = 0;
-    XS_RETURN_IF_ERROR(ctx.check(
-        ctx.driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(
-            &perSM, cooperative.function, static_cast<int>(lanes), static_cast<size_t>(shared)),
-        strCat("cuOccupancyMaxActiveBlocksPerMultiprocessor (", step.kernel, ")")));
-    if (perSM > 0) {
+      ctx.driver().hasCooperativeLaunch() &&
+      shared <= ctx.info().sharedBytesPerBlock - cooperative.staticSharedBytes) {
+    int perMultiprocessor = 0;
+    XS_RETURN_IF_ERROR(
+        ctx.check(ctx.driver().occupancy(cooperative.function, static_cast<int>(lanes),
+                                         static_cast<size_t>(shared), &perMultiprocessor),
+                  step.kernel));
+    if (perMultiprocessor > 0) {
       // Every block launched stays resident, so the grid barrier holds;
       // the kernel strides over the grid's blocks.
-      int64_t blocks = std::min(grid, static_cast<int64_t>(perSM) * ctx.info().multiprocessors);
+      int64_t blocks =
+          std::min(grid, static_cast<int64_t>(perMultiprocessor) * ctx.info().multiprocessors);
       int64_t blockBegin = 0;
       void *params[] = {&buffers, &dims, &blockBegin};
-      XS_RETURN_IF_ERROR(ctx.check(ctx.driver().cuLaunchCooperativeKernel(
-                                       cooperative.function, static_cast<unsigned>(blocks), 1, 1,
-                                       static_cast<unsigned>(lanes), 1, 1,
-                                       static_cast<unsigned>(shared), call.stream->get(), params),
-                                   strCat("cuLaunchCooperativeKernel (", step.kernel, ")")));
+      XS_RETURN_IF_ERROR(ctx.check(
+          ctx.driver().launchCooperative(cooperative.function, static_cast<unsigned>(blocks),
+                                         static_cast<unsigned>(lanes),
+                                         static_cast<unsigned>(shared), call.stream->get(), params),
+          step.kernel));
       return finishLaunch(ctx, call.stream->get(), step.kernel);
     }
   }
@@ -546,13 +478,13 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
     DimExpr bytes = variant.blockBufferBytes(static_cast<int>(phase));
     XS_ASSIGN_OR_RETURN(int64_t dynamicShared,
                         launchQuantity(step, "block-buffer bytes", bytes, call.dims));
-    if (int64_t available = ctx.info().sharedBytesPerBlockOptIn - kernel.staticSharedBytes;
+    if (int64_t available = ctx.info().sharedBytesPerBlock - kernel.staticSharedBytes;
         dynamicShared > available)
       return absl::ResourceExhaustedError(strCat(
           "kernel ", step.kernel, phases.size() > 1 ? strCat(" phase ", phase) : std::string(),
           ": a block needs ", dynamicShared, " bytes of shared memory for its block buffers",
           bytes.isConstant() ? std::string() : strCat(" (", bytes.str(), ")"), ", but ", ctx.name(),
-          " gives a block at most ", available, " (", ctx.info().sharedBytesPerBlockOptIn, " less ",
+          " gives a block at most ", available, " (", ctx.info().sharedBytesPerBlock, " less ",
           kernel.staticSharedBytes,
           " of the kernel's own); compile the program for this GPU (--target=", ctx.name(),
           ") so that its plan fits"));
@@ -561,24 +493,24 @@ absl::Status CudaExecutable::launch(const HostStep &step, size_t stepIndex, Call
       int64_t blockBegin = begin;
       void *params[] = {&buffers, &dims, &blockBegin};
       XS_RETURN_IF_ERROR(ctx.check(
-          ctx.driver().cuLaunchKernel(
-              kernel.function, static_cast<unsigned>(blocks), 1, 1, static_cast<unsigned>(lanes), 1,
-              1, static_cast<unsigned>(dynamicShared), call.stream->get(), params, nullptr),
-          strCat("cuLaunchKernel (", step.kernel, ")")));
+          ctx.driver().launch(kernel.function, static_cast<unsigned>(blocks),
+                              static_cast<unsigned>(lanes), static_cast<unsigned>(dynamicShared),
+                              call.stream->get(), params),
+          step.kernel));
       XS_RETURN_IF_ERROR(finishLaunch(ctx, call.stream->get(), step.kernel));
     }
   }
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> CudaExecutable::runDotOnGpu(const HostStep &step, CallState &call) const {
+absl::StatusOr<bool> GpuExecutable::runDotOnGpu(const HostStep &step, CallState &call) const {
   if (step.libraryOp != OpKind::Dot || step.buffers.size() != 3)
     return false;
   size_t a = static_cast<size_t>(step.buffers[0]), b = static_cast<size_t>(step.buffers[1]),
          c = static_cast<size_t>(step.buffers[2]);
   ElementType type = plan_.buffers[c].type.elementType();
   const std::vector<int64_t> &lhs = call.layout.shapes[a], &rhs = call.layout.shapes[b];
-  if (!CudaMatmul::supports(type) || lhs.size() < 2 || rhs.size() != lhs.size())
+  if (lhs.size() < 2 || rhs.size() != lhs.size())
     return false;
   MatmulShape shape;
   for (size_t d = 0; d + 2 < lhs.size(); ++d)
@@ -587,19 +519,21 @@ absl::StatusOr<bool> CudaExecutable::runDotOnGpu(const HostStep &step, CallState
   shape.k = lhs.back();
   shape.n = rhs.back();
   // A product over nothing is zeros, which the host path writes; batches
-  // beyond cuBLASLt's 32-bit count go there too.
+  // beyond the libraries' 32-bit count go there too.
   if (shape.k == 0 || shape.batches > std::numeric_limits<int32_t>::max())
     return false;
-  absl::StatusOr<CudaMatmul *> matmul = context_->matmul();
-  if (!matmul.ok())
-    return false; // cuBLASLt is not installed: the host path (docs/nvidia.md)
+  absl::StatusOr<GpuMatmul *> matmul = context_->matmul();
+  // No library installed (docs/nvidia.md, docs/amd.md), or not this type:
+  // the host path.
+  if (!matmul.ok() || !(*matmul)->supports(type))
+    return false;
   XS_ASSIGN_OR_RETURN(int64_t workspaceBytes, (*matmul)->workspaceBytes(type, shape));
-  CUdeviceptr workspace = 0;
+  DevicePointer workspace = 0;
   if (workspaceBytes > 0) {
     std::shared_ptr<void> block = context_->deviceMemory()->allocate(workspaceBytes);
     if (block == nullptr)
       return absl::ResourceExhaustedError(strCat("out of GPU memory on ", context_->name(),
-                                                 " allocating cuBLASLt's workspace (",
+                                                 " allocating the BLAS library's workspace (",
                                                  workspaceBytes, " bytes) for @", plan_.function));
     workspace = address(block);
     call.held.push_back(std::move(block));
@@ -609,13 +543,13 @@ absl::StatusOr<bool> CudaExecutable::runDotOnGpu(const HostStep &step, CallState
   return true;
 }
 
-absl::Status CudaExecutable::runLibrary(const HostStep &step, CallState &call) const {
+absl::Status GpuExecutable::runLibrary(const HostStep &step, CallState &call) const {
   XS_ASSIGN_OR_RETURN(bool onGpu, runDotOnGpu(step, call));
   if (onGpu)
     return finishLaunch(*context_, call.stream->get(), std::string(mnemonic(step.libraryOp)));
-  const CudaContext &ctx = *context_;
-  const CudaDriver &driver = ctx.driver();
-  CUstream s = call.stream->get();
+  const GpuContext &ctx = *context_;
+  const GpuDriver &driver = ctx.driver();
+  StreamHandle s = call.stream->get();
   // Operands on the host: copied back once the work queued before is done.
   std::vector<std::shared_ptr<void>> host;
   std::vector<TensorView> views;
@@ -635,10 +569,8 @@ absl::Status CudaExecutable::runLibrary(const HostStep &step, CallState &call) c
   for (size_t i = 0; i + 1 < step.buffers.size(); ++i) {
     size_t b = static_cast<size_t>(step.buffers[i]);
     if (call.layout.bytes[b] > 0)
-      XS_RETURN_IF_ERROR(
-          ctx.check(driver.cuMemcpyDtoHAsync(views[i].data, call.data[b],
-                                             static_cast<size_t>(call.layout.bytes[b]), s),
-                    "cuMemcpyDtoHAsync"));
+      XS_RETURN_IF_ERROR(ctx.check(driver.copyToHostAsync(
+          views[i].data, call.data[b], static_cast<size_t>(call.layout.bytes[b]), s)));
   }
   XS_RETURN_IF_ERROR(call.stream->synchronize());
   TensorView result = views.back();
@@ -646,14 +578,12 @@ absl::Status CudaExecutable::runLibrary(const HostStep &step, CallState &call) c
   XS_RETURN_IF_ERROR(runCpuLibraryOp(step.libraryOp, views, result));
   size_t b = static_cast<size_t>(step.buffers.back());
   if (call.layout.bytes[b] > 0) {
-    XS_RETURN_IF_ERROR(
-        ctx.check(driver.cuMemcpyHtoDAsync(call.data[b], result.data,
-                                           static_cast<size_t>(call.layout.bytes[b]), s),
-                  "cuMemcpyHtoDAsync"));
+    XS_RETURN_IF_ERROR(ctx.check(driver.copyToDeviceAsync(
+        call.data[b], result.data, static_cast<size_t>(call.layout.bytes[b]), s)));
     // The host copy returns to its cache when this function ends.
     XS_RETURN_IF_ERROR(call.stream->synchronize());
   }
   return absl::OkStatus();
 }
 
-} // namespace xs::cuda
+} // namespace xs::gpu
