@@ -8,7 +8,8 @@ namespace xs::hip {
 
 absl::StatusOr<std::unique_ptr<Device>> createHipDevice(const HipDriver &driver,
                                                         const HipDeviceOptions &options) {
-  return gpu::createGpuDevice(hipGpuDriver(driver), options.ordinal, options.context);
+  return gpu::createGpuDevice(hipGpuDriver(driver, options.findRocblas), options.ordinal,
+                              options.context);
 }
 
 absl::StatusOr<std::unique_ptr<Device>> createHipDevice(const HipDeviceOptions &options) {

@@ -11,12 +11,15 @@
 #include "runtime/Device.h"
 #include "runtime/gpu/GpuContext.h"
 #include "runtime/hip/HipDriver.h"
+#include "runtime/hip/HipGpuDriver.h"
 
 namespace xs::hip {
 
 struct HipDeviceOptions {
   int ordinal = 0; // hip:N
   gpu::GpuContextOptions context;
+  /// rocBLAS for `dot` (tests give a recording one, or none).
+  FindRocblas findRocblas = &RocblasLibrary::get;
 };
 
 /// GPU `options.ordinal` through `driver`, which must outlive the device and

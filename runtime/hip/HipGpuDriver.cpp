@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "ir/Diagnostics.h"
+#include "runtime/hip/HipMatmul.h"
 
 namespace xs::hip {
 
@@ -48,7 +49,8 @@ ContextHandle contextOf(int ordinal) {
 
 class HipGpuDriver : public gpu::GpuDriver {
 public:
-  explicit HipGpuDriver(const HipDriver &driver) : d_(driver) {}
+  HipGpuDriver(const HipDriver &driver, FindRocblas findRocblas)
+      : d_(driver), findRocblas_(findRocblas) {}
 
   std::string_view platform() const override { return "hip"; }
   std::string_view vendor() const override { return "AMD"; }
@@ -77,15 +79,20 @@ public:
   }
 
   GpuCall retainContext(int ordinal, bool reset, ContextHandle *context) const override {
+    *context = contextOf(ordinal);
+    if (!reset)
+      return {0, "hipSetDevice"};
+    // hipDeviceReset resets the current GPU for the whole process, as
+    // cuDevicePrimaryCtxReset does its primary context; the calling
+    // thread's current GPU is left as it was.
+    int previous = 0;
+    if (hipError_t r = d_.hipGetDevice(&previous); r != 0)
+      return {r, "hipGetDevice"};
     if (hipError_t r = d_.hipSetDevice(ordinal); r != 0)
       return {r, "hipSetDevice"};
-    // Resets the GPU for the whole process, as cuDevicePrimaryCtxReset does
-    // its primary context.
-    if (reset)
-      if (hipError_t r = d_.hipDeviceReset(); r != 0)
-        return {r, "hipDeviceReset"};
-    *context = contextOf(ordinal);
-    return {0, "hipSetDevice"};
+    hipError_t r = d_.hipDeviceReset();
+    (void)d_.hipSetDevice(previous);
+    return {r, "hipDeviceReset"};
   }
   GpuCall releaseContext(int) const override { return {0, "hipSetDevice"}; }
   GpuCall currentContext(ContextHandle *context) const override {
@@ -230,18 +237,21 @@ public:
   }
 
   absl::StatusOr<std::unique_ptr<gpu::GpuMatmul>> createMatmul() const override {
-    return absl::FailedPreconditionError(
-        "xstitch runs dot on AMD GPUs through the host (docs/amd.md): no rocBLAS binding yet");
+    XS_ASSIGN_OR_RETURN(const RocblasLibrary *library, findRocblas_());
+    XS_ASSIGN_OR_RETURN(std::unique_ptr<HipMatmul> matmul, HipMatmul::create(*library));
+    return std::unique_ptr<gpu::GpuMatmul>(std::move(matmul));
   }
 
 private:
   const HipDriver &d_;
+  FindRocblas findRocblas_;
 };
 
 } // namespace
 
-std::shared_ptr<const gpu::GpuDriver> hipGpuDriver(const HipDriver &driver) {
-  return std::make_shared<HipGpuDriver>(driver);
+std::shared_ptr<const gpu::GpuDriver> hipGpuDriver(const HipDriver &driver,
+                                                   FindRocblas findRocblas) {
+  return std::make_shared<HipGpuDriver>(driver, findRocblas);
 }
 
 } // namespace xs::hip

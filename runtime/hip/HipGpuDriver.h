@@ -9,17 +9,24 @@
 // (ROCm 6 and newer; elsewhere phases are launches one after another). The
 // "context" is the device: HIP makes a GPU current per thread with
 // hipSetDevice, so a context handle is its ordinal + 1 (null: none yet).
-// `dot` runs on the host (docs/amd.md): no rocBLAS/hipBLASLt binding yet.
+// `dot` runs on the GPU through rocBLAS (HipMatmul.h) where it is installed,
+// else on the host.
 
 #include <memory>
 
 #include "runtime/gpu/GpuDriver.h"
 #include "runtime/hip/HipDriver.h"
+#include "runtime/hip/Rocblas.h"
 
 namespace xs::hip {
 
+/// Where rocBLAS comes from: the process's, found on first use; tests give
+/// a recording one, or an error for a machine without it.
+using FindRocblas = absl::StatusOr<const RocblasLibrary *> (*)();
+
 /// `driver` must outlive the returned object (the process's driver does).
-std::shared_ptr<const gpu::GpuDriver> hipGpuDriver(const HipDriver &driver);
+std::shared_ptr<const gpu::GpuDriver> hipGpuDriver(const HipDriver &driver,
+                                                   FindRocblas findRocblas = &RocblasLibrary::get);
 
 } // namespace xs::hip
 
