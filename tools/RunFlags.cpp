@@ -4,11 +4,13 @@ namespace xs {
 namespace {
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "ref|cpu|cuda[:N]|nvptx-sim[:sm_XX][:phases]|auto",
+    {"device", true, false,
+     "ref|cpu|cuda[:N]|hip[:N]|nvptx-sim[:sm_XX][:phases]|amdgpu-sim[:gfxNNN][:phases]|auto",
      "where to run: the reference interpreter, compiled CPU code, NVIDIA GPU N through the CUDA "
-     "driver, the code generated for an NVIDIA GPU (sm_90 by default) simulated thread by thread "
-     "on the CPU, or the best device present (default: $XSTITCH_DEVICE, else auto: cuda:0 where "
-     "the driver sees a GPU, else cpu)"},
+     "driver, AMD GPU N through HIP, the code generated for an NVIDIA GPU (sm_90 by default) or "
+     "an AMD one (gfx942 by default) simulated thread by thread on the CPU, or the best device "
+     "present (default: $XSTITCH_DEVICE, else auto: cuda:0 where the NVIDIA driver sees a GPU, "
+     "hip:0 where HIP sees one, else cpu)"},
     {"function", true, false, "NAME", "the function to run (default: the only one, or @main)"},
     {"input", true, true, "NAME=PATH|random[:LO:HI]|DIMSxTYPE=VALUES",
      "a parameter's value from a .npy or ONNX TensorProto .pb file, written inline "

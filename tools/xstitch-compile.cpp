@@ -41,7 +41,8 @@ const std::vector<FlagSpec> kFlags = {
 };
 
 void printUsage(std::ostream &os) {
-  os << "usage: xstitch-compile MODEL [-o model.xsb] [--device=cpu|sm_XX] [options]\n"
+  os << "usage: xstitch-compile MODEL [-o model.xsb] [--device=cpu|sm_XX|gfxNNN|cuda[:N]|hip[:N]] "
+        "[options]\n"
         "Compiles MODEL (xstitch text IR, or an ONNX model: MODEL.onnx) into a bundle that\n"
         "xstitch-run and the C API (xs_executable_load_bundle, also in libxstitch_runtime.so)\n"
         "load and run without compiling.\n"

@@ -518,9 +518,11 @@ absl::StatusOr<bool> GpuExecutable::runDotOnGpu(const HostStep &step, CallState 
   shape.m = lhs[lhs.size() - 2];
   shape.k = lhs.back();
   shape.n = rhs.back();
-  // A product over nothing is zeros, which the host path writes; batches
-  // beyond the libraries' 32-bit count go there too.
-  if (shape.k == 0 || shape.batches > std::numeric_limits<int32_t>::max())
+  // A product over nothing is zeros, which the host path writes; sizes
+  // beyond the libraries' 32-bit counts go there too.
+  constexpr int64_t kMaxLibrarySize = std::numeric_limits<int32_t>::max();
+  if (shape.k == 0 || shape.batches > kMaxLibrarySize || shape.m > kMaxLibrarySize ||
+      shape.n > kMaxLibrarySize || shape.k > kMaxLibrarySize)
     return false;
   absl::StatusOr<GpuMatmul *> matmul = context_->matmul();
   // No library installed (docs/nvidia.md, docs/amd.md), or not this type:

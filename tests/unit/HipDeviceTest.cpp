@@ -21,6 +21,7 @@
 #include "runtime/Executable.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/hip/HipDevice.h"
+#include "tests/unit/RecordingRocblas.h"
 #include "transforms/Pass.h"
 #include "gtest/gtest.h"
 
@@ -298,11 +299,17 @@ protected:
     gpu = nullptr;
   }
 
+  /// Options with the recording rocBLAS.
+  static HipDeviceOptions recording() {
+    HipDeviceOptions options;
+    options.findRocblas = testing::findRecordingRocblas;
+    return options;
+  }
   /// `text` through the default pipeline, planned and compiled to an HSA
   /// code object for `arch`, loaded on the recording GPU.
   absl::StatusOr<std::shared_ptr<Executable>> load(const std::string &text,
                                                    std::unique_ptr<Module> &module,
-                                                   const HipDeviceOptions &options = {},
+                                                   const HipDeviceOptions &options = recording(),
                                                    std::string_view arch = "gfx942") {
     XS_ASSIGN_OR_RETURN(module, parseModule(text, "test.xs"));
     XS_RETURN_IF_ERROR(runPipeline(*module, defaultPipeline(), {}));
@@ -473,16 +480,48 @@ TEST_F(HipDeviceTest, DeviceTensorsAreUsedInPlaceOnTheCallersStream) {
   EXPECT_TRUE(state_.synchronized.empty()) << "left queued on the caller's stream";
 }
 
-TEST_F(HipDeviceTest, DotRunsOnTheHostBetweenCopies) {
-  std::unique_ptr<Module> module;
-  absl::StatusOr<std::shared_ptr<Executable>> executable = load(R"(
+constexpr const char *kProject = R"(
 func @project(%a: f32[6], %b: f32[3, N]) -> (p: f32[2, N]) {
   %m = reshape %a : f32[2, 3]
   %p = dot %m, %b
   return %p
 }
-)",
-                                                                module);
+)";
+
+TEST_F(HipDeviceTest, DotRunsThroughRocblasOnTheRunsStream) {
+  testing::RecordingRocblasState &blas = testing::recordingRocblasState();
+  blas.gemms.clear();
+  std::unique_ptr<Module> module;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kProject, module);
+  ASSERT_TRUE(executable.ok()) << executable.status();
+  std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, 0, -1, 2, 0.5f, 3};
+  absl::StatusOr<std::vector<Tensor>> outputs =
+      (*executable)
+          ->run({TensorView{ElementType::F32, {6}, a.data()},
+                 TensorView{ElementType::F32, {3, 2}, b.data()}});
+  ASSERT_TRUE(outputs.ok()) << outputs.status();
+  EXPECT_EQ(floats((*outputs)[0]), (std::vector<float>{0.5f, 13, 2, 28}));
+  // Row-major [2, 3] x [3, 2] is rocBLAS's column-major N x M over K, on the
+  // stream the run's copies use; nothing went through the host.
+  ASSERT_EQ(blas.gemms.size(), 1u);
+  const testing::RecordedGemm &gemm = blas.gemms[0];
+  EXPECT_EQ(gemm.entryPoint, "rocblas_sgemm_strided_batched");
+  EXPECT_EQ(gemm.m, 2);
+  EXPECT_EQ(gemm.n, 2);
+  EXPECT_EQ(gemm.k, 3);
+  EXPECT_EQ(gemm.batches, 1);
+  EXPECT_EQ(gemm.stream, reinterpret_cast<void *>(0x2)); // the pool's stream
+  EXPECT_EQ(state_.deviceToHost, 1); // the result only
+  device_.reset();
+  executable->reset();
+  EXPECT_EQ(blas.handlesLive, 0);
+}
+
+TEST_F(HipDeviceTest, DotRunsOnTheHostWithoutRocblas) {
+  std::unique_ptr<Module> module;
+  HipDeviceOptions options;
+  options.findRocblas = testing::findNoRocblas;
+  absl::StatusOr<std::shared_ptr<Executable>> executable = load(kProject, module, options);
   ASSERT_TRUE(executable.ok()) << executable.status();
   std::vector<float> a = {1, 2, 3, 4, 5, 6}, b = {1, 0, -1, 2, 0.5f, 3};
   absl::StatusOr<std::vector<Tensor>> outputs =

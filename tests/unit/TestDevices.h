@@ -3,12 +3,12 @@
 
 // The devices that tests of compiled code run on: the CPU and the SIMT
 // simulations (the code generated for NVIDIA and AMD GPUs, run thread by
-// thread on the CPU: runtime/simt) always, and CUDA GPU 0 where the NVIDIA
-// driver sees one that xstitch generates code for.
+// thread on the CPU: runtime/simt) always, and GPU 0 of each vendor whose
+// driver sees one that xstitch generates code for (cuda:0, hip:0).
 // CI's GPU runners set XSTITCH_REQUIRE_DEVICE=cuda (.github/workflows/ci.yml),
 // AMD ones XSTITCH_REQUIRE_DEVICE=hip: there RequiredDevicesArePresent fails
 // when the GPU is missing, instead of the GPU cases quietly not being
-// instantiated (and on AMD GPUs until xstitch has a HIP device, docs/amd.md).
+// instantiated.
 
 #include <cctype>
 #include <cstdlib>
@@ -39,8 +39,10 @@ inline const std::vector<std::string> &compiledTestDevices() {
       list->push_back("amdgpu-sim");
       list->push_back("amdgpu-sim:gfx1100:phases");
     }
-    if (std::optional<std::string> gpu = presentAcceleratorDevice())
-      list->push_back(*gpu);
+    for (const Backend *backend : backends())
+      if (backend->presentDevice)
+        if (std::optional<std::string> gpu = backend->presentDevice())
+          list->push_back(*gpu);
     return list;
   }();
   return *devices;
