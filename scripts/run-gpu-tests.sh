@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the package scripts/package-gpu.sh built: the
-# checks and benchmarks that need an NVIDIA GPU. Needs the NVIDIA driver and,
-# for the peers, Python with PyTorch (torch.compile) and JAX; nothing else.
+# checks and benchmarks that need a GPU, on the package's platform (its
+# PLATFORM file: cuda, or hip for the --amd package). Needs the GPU's driver
+# (NVIDIA's; ROCm's HIP, and rocBLAS for dot on the GPU) and, for the peers,
+# Python with PyTorch (torch.compile) and JAX; nothing else.
 #   ./run-gpu-tests.sh [RESULTS_DIR]     # default ./results
-# Steps, in order (XSTITCH_GPU_STEPS=a,b,... runs some of them):
+# Steps, in order (XSTITCH_GPU_STEPS=a,b,... runs some of them; on hip the
+# default is info,unit,check,exported,fuzz: the benchmarks are CUDA's):
 #   info      the GPU, the driver, cuBLASLt and the Python peers found
 #   peers     bench/peers/gpu_peers.py: every workload checked against float64
 #             PyTorch and timed beside PyTorch eager, torch.compile and JAX,
@@ -11,7 +14,7 @@
 #   bench     xstitch-bench-workloads --device=cuda: fused and unfused, the
 #             kernels' own time against the floor
 #   api       xstitch-bench-api --device=cuda: a call's host overhead
-#   unit      every unit test with XSTITCH_REQUIRE_DEVICE=cuda, sharded over
+#   unit      every unit test with XSTITCH_REQUIRE_DEVICE=cuda (hip), sharded over
 #             the cores (XSTITCH_GPU_UNIT_FILTER: a gtest filter)
 #   check     xstitch-run --check of every workload on the GPU
 #   exported  xstitch-run --check of the PyTorch exports carried in models/
@@ -28,16 +31,21 @@ results=${1:-$pkg/results}
 mkdir -p "$results"
 export LD_LIBRARY_PATH=$pkg/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export XSTITCH_SOURCE_DIR=$pkg/src
-export XSTITCH_REQUIRE_DEVICE=cuda
+platform=$(cat "$pkg/PLATFORM" 2> /dev/null || echo cuda)
+export XSTITCH_REQUIRE_DEVICE=$platform
 export XSTITCH_LIBRARY=$pkg/lib/libxstitch.so
 export XSTITCH_CACHE_DIR=off
 export PYTHONUNBUFFERED=1
-steps=${XSTITCH_GPU_STEPS:-info,peers,bench,api,unit,check,exported,fuzz}
+if [ "$platform" = cuda ]; then
+  steps=${XSTITCH_GPU_STEPS:-info,peers,bench,api,unit,check,exported,fuzz}
+else
+  steps=${XSTITCH_GPU_STEPS:-info,unit,check,exported,fuzz}
+fi
 fuzz_seconds=${XSTITCH_GPU_FUZZ_SECONDS:-120}
 side=${XSTITCH_GPU_SIDE_BY_SIDE:-unit,check,exported,fuzz}
 limit=${XSTITCH_GPU_LIMIT:-600}
 cores=$(nproc)
-export pkg results cores
+export pkg results cores platform
 summary=$results/summary.txt
 : > "$summary"
 failed=0
@@ -63,13 +71,22 @@ step() { # step NAME LIMIT_SECONDS COMMAND...: runs COMMAND, logs it, records th
   echo "xstitch $(cat "$pkg/COMMIT" 2>/dev/null) on $(hostname), $(date -u +%Y-%m-%dT%H:%MZ), $cores cores"
   command -v nvidia-smi > /dev/null &&
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader
+  command -v rocm-smi > /dev/null && rocm-smi --showproductname
 } | tee -a "$summary"
 
 info() { # what is there; a missing piece is reported, not a failure
-  nvidia-smi
-  echo "== cuBLASLt"
-  ldconfig -p | grep -i cublas
-  ls -l /usr/local/cuda*/lib64/libcublasLt* 2> /dev/null
+  if [ "$platform" = cuda ]; then
+    nvidia-smi
+    echo "== cuBLASLt"
+    ldconfig -p | grep -i cublas
+    ls -l /usr/local/cuda*/lib64/libcublasLt* 2> /dev/null
+  else
+    rocm-smi
+    rocminfo | grep -E 'Marketing Name|Name: +gfx'
+    echo "== HIP and rocBLAS"
+    ldconfig -p | grep -E 'libamdhip64|librocblas'
+    ls -l /opt/rocm/lib/libamdhip64* /opt/rocm/lib/librocblas* 2> /dev/null
+  fi
   echo "== Python"
   python3 -c 'import sys, torch; print(sys.version); print("torch", torch.__version__, torch.version.cuda, torch.cuda.get_device_name())'
   python3 -c 'import jax; print("jax", jax.__version__, jax.devices())'
@@ -109,7 +126,7 @@ check() { # every workload at its perf shape on the GPU, against the interpreter
     # bert_layer'"'"'s matrix products at its perf shape take the reference
     # interpreter minutes: it is checked at a smaller shape.
     [ "$1" = bert_layer ] && dims="--dim B=2 --dim S=16"
-    if "$pkg/bin/xstitch-run" "$pkg/src/examples/$1.xs" --device=cuda --random-inputs --check $dims \
+    if "$pkg/bin/xstitch-run" "$pkg/src/examples/$1.xs" --device="$platform" --random-inputs --check $dims \
         > "$results/check/$1.log" 2>&1; then
       echo "pass $1"
     else
@@ -125,7 +142,7 @@ exported() { # the carried exports at their check shapes (models/NAME.onnx + NAM
     local flags
     flags=$(cat "${model%.onnx}.flags" 2> /dev/null)
     # shellcheck disable=SC2086 # flags are several flags
-    if "$pkg/bin/xstitch-run" "$model" --device=cuda --random-inputs --check $flags; then
+    if "$pkg/bin/xstitch-run" "$model" --device="$platform" --random-inputs --check $flags; then
       echo "pass $(basename "$model")"
     else
       echo "FAIL $(basename "$model")"
@@ -157,7 +174,7 @@ if beside exported; then
   pids+=($!)
 fi
 if beside fuzz; then
-  (step fuzz $((fuzz_seconds + 120)) "$pkg/bin/xstitch-graph-fuzz" --device=cuda \
+  (step fuzz $((fuzz_seconds + 120)) "$pkg/bin/xstitch-graph-fuzz" --device="$platform" \
     --seconds "$fuzz_seconds" --threads 4 --seed "$(date +%s)") &
   pids+=($!)
 fi

@@ -38,6 +38,12 @@
 // memory, zero at the launch, for its grid barriers. Every pointer
 // in `buffers` is aligned to kGpuBufferAlignment bytes: the kernels load
 // and store runs of elements as 128-bit vectors where positions allow.
+//
+// AMD (amdgpu): the same kernels, as amdgpu_kernel functions of an HSA code
+// object named by the plan's symbols as they are: workgroup workgroup_id.x
+// runs plan block blockBegin + workgroup_id.x with its work-items as lanes,
+// block buffers live in the kernel's dynamic LDS, and the cooperative kernel
+// and its barrier word are NVIDIA's.
 
 #include <cstddef>
 #include <cstdint>

@@ -79,8 +79,8 @@ public:
         llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr_, ptr_, i64, ptr_}, false);
     llvm::Function *lane = llvm::Function::Create(laneType, llvm::GlobalValue::InternalLinkage,
                                                   kernel.symbol + kSimtLaneSuffix, module_);
+    // Its device attributes go with every other function's at the end.
     lane->copyAttributesFrom(original);
-    removeDeviceAttributes(*lane);
     lane->setCallingConv(llvm::CallingConv::C);
     lane->setDSOLocal(true);
     lane->splice(lane->end(), original);

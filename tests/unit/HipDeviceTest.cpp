@@ -347,6 +347,19 @@ func @softmax(%x: f32[R, C]) -> (y: f32[R, C]) {
 }
 )";
 
+/// One row long enough for the row-split variant, whose phases run as one
+/// cooperative kernel or a launch each.
+constexpr int64_t kLongRow = 4325376;
+
+/// Runs `softmax` (kRowSoftmax) on one row of kLongRow; returns the variant
+/// the run chose.
+HostLaunchVariant runOneLongRow(const Executable &softmax) {
+  std::vector<float> x(static_cast<size_t>(kLongRow), 0.5f);
+  EXPECT_TRUE(softmax.run({TensorView{ElementType::F32, {1, kLongRow}, x.data()}}).ok());
+  const HostStep &step = softmax.plan().steps.at(0);
+  return step.variants[*chooseVariant(step, {{"R", 1}, {"C", kLongRow}})];
+}
+
 /// A "kernel" that copies its R x C input to its output.
 void copyFirstBufferToSecond(const RecordedLaunch &launch) {
   std::memcpy(reinterpret_cast<void *>(launch.buffers[1]),
@@ -411,12 +424,8 @@ TEST_F(HipDeviceTest, PhasesRunAsOneCooperativeLaunchWhereTheLibraryHasIt) {
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
-  const int64_t columns = 4325376;
-  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
-  ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}}).ok());
-  const HostStep &step = (*executable)->plan().steps.at(0);
-  DimBindings dims{{"R", 1}, {"C", columns}};
-  const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
+  HostLaunchVariant chosen = runOneLongRow(**executable);
+  DimBindings dims{{"R", 1}, {"C", kLongRow}};
   ASSERT_GT(chosen.phases, 1) << chosen.symbol;
   ASSERT_TRUE(chosen.cooperative);
   ASSERT_EQ(state_.launches.size(), 1u);
@@ -436,12 +445,8 @@ TEST_F(HipDeviceTest, PhasesAreLaunchesInOrderWhereTheLibraryHasNoCooperativeLau
   std::unique_ptr<Module> module;
   absl::StatusOr<std::shared_ptr<Executable>> executable = load(kRowSoftmax, module);
   ASSERT_TRUE(executable.ok()) << executable.status();
-  const int64_t columns = 4325376;
-  std::vector<float> x(static_cast<size_t>(columns), 0.5f);
-  ASSERT_TRUE((*executable)->run({TensorView{ElementType::F32, {1, columns}, x.data()}}).ok());
-  const HostStep &step = (*executable)->plan().steps.at(0);
-  DimBindings dims{{"R", 1}, {"C", columns}};
-  const HostLaunchVariant &chosen = step.variants[*chooseVariant(step, dims)];
+  HostLaunchVariant chosen = runOneLongRow(**executable);
+  DimBindings dims{{"R", 1}, {"C", kLongRow}};
   ASSERT_EQ(state_.launches.size(), static_cast<size_t>(chosen.phases));
   for (int phase = 0; phase < chosen.phases; ++phase) {
     const RecordedLaunch &launch = state_.launches[static_cast<size_t>(phase)];
@@ -511,7 +516,7 @@ TEST_F(HipDeviceTest, DotRunsThroughRocblasOnTheRunsStream) {
   EXPECT_EQ(gemm.k, 3);
   EXPECT_EQ(gemm.batches, 1);
   EXPECT_EQ(gemm.stream, reinterpret_cast<void *>(0x2)); // the pool's stream
-  EXPECT_EQ(state_.deviceToHost, 1); // the result only
+  EXPECT_EQ(state_.deviceToHost, 1);                     // the result only
   device_.reset();
   executable->reset();
   EXPECT_EQ(blas.handlesLive, 0);
