@@ -1,5 +1,7 @@
 #include "backends/amdgpu/AmdgpuCompiler.h"
 
+#include <csignal>
+#include <cstdlib>
 #include <mutex>
 
 #include "backends/amdgpu/AmdgpuTarget.h"
@@ -95,6 +97,34 @@ absl::StatusOr<std::string> compileToAmdgpuObject(llvm::Module &module,
   return compileAmdgpu(module, options, llvm::CodeGenFileType::ObjectFile);
 }
 
+namespace {
+
+/// Gives the calling thread back the alternate signal stack it had: lld's
+/// output file registers LLVM's signal handlers, which put a larger
+/// alternate stack of LLVM's own on the linking thread. A library leaves
+/// the thread as it found it (a sanitizer runtime, whose stack that was,
+/// frees it at the thread's exit).
+class AlternateSignalStackScope {
+public:
+  AlternateSignalStackScope() { saved_ = sigaltstack(nullptr, &before_) == 0; }
+  ~AlternateSignalStackScope() {
+    stack_t now{};
+    if (!saved_ || sigaltstack(nullptr, &now) != 0 || (now.ss_flags & SS_ONSTACK) ||
+        now.ss_sp == before_.ss_sp)
+      return;
+    if (sigaltstack(&before_, nullptr) == 0 && now.ss_sp != nullptr)
+      std::free(now.ss_sp); // LLVM's, from malloc
+  }
+  AlternateSignalStackScope(const AlternateSignalStackScope &) = delete;
+  AlternateSignalStackScope &operator=(const AlternateSignalStackScope &) = delete;
+
+private:
+  stack_t before_{};
+  bool saved_ = false;
+};
+
+} // namespace
+
 absl::StatusOr<std::string> linkHsaco(const std::string &object) {
   XS_ASSIGN_OR_RETURN(ScratchFile input, ScratchFile::create("o"));
   XS_ASSIGN_OR_RETURN(ScratchFile output, ScratchFile::create("hsaco"));
@@ -120,6 +150,7 @@ absl::StatusOr<std::string> linkHsaco(const std::string &object) {
       return absl::InternalError(
           "lld cannot link again in this process after an earlier link crashed; restart it");
     llvm::raw_string_ostream out(messages), err(messages);
+    AlternateSignalStackScope signalStack;
     const char *args[] = {
         "ld.lld", "-shared", "--no-undefined", input.path().c_str(), "-o", output.path().c_str()};
     lld::Result result = lld::lldMain(args, out, err, {{lld::Gnu, &lld::elf::link}});

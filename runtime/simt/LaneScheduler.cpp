@@ -247,7 +247,9 @@ private:
         continue;
       for (int64_t i = first; i < first + size; ++i) {
         Lane &lane = lanes_[base + static_cast<size_t>(i)];
-        uint32_t expected = size == kMemberMaskWarp ? 0xffffffffu : (uint32_t(1) << size) - 1;
+        // Member masks are NVIDIA's (warps of at most 32); a wavefront of 64
+        // has none to check.
+        uint32_t expected = size >= kMemberMaskWarp ? 0xffffffffu : (uint32_t(1) << size) - 1;
         if (lane.shuffleChecksMembers && static_cast<uint32_t>(lane.shuffleMembers) != expected)
           fail(block, "thread " + std::to_string(i) + " shuffles with member mask " +
                           std::to_string(static_cast<uint32_t>(lane.shuffleMembers)) +
