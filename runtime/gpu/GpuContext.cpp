@@ -67,7 +67,6 @@ GpuContext::create(std::shared_ptr<const GpuDriver> driver, int ordinal,
   std::shared_ptr<GpuContext> context(new GpuContext(driver, std::move(info)));
   XS_RETURN_IF_ERROR(driver->check(
       driver->retainContext(ordinal, options.resetPrimaryContext, &context->context_)));
-  context->retained_ = true;
   context->syncLaunches_ = options.syncLaunches;
   CachingAllocatorOptions memory;
   memory.maxCachedBytes = options.maxCachedBytes;
@@ -81,7 +80,7 @@ GpuContext::create(std::shared_ptr<const GpuDriver> driver, int ordinal,
 }
 
 GpuContext::~GpuContext() {
-  if (!retained_)
+  if (context_ == nullptr) // never retained
     return;
   const GpuDriver &driver = *driver_;
   if (driver.setCurrentContext(context_).result == 0) {

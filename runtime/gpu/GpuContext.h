@@ -126,8 +126,7 @@ private:
 
   std::shared_ptr<const GpuDriver> driver_;
   GpuDeviceInfo info_;
-  ContextHandle context_ = nullptr;
-  bool retained_ = false;
+  ContextHandle context_ = nullptr; // both vendors' handles are non-null
   bool syncLaunches_ = false;
   mutable std::atomic<bool> faulted_{false};
   mutable std::mutex faultMutex_;

@@ -79,9 +79,10 @@ public:
   }
 
   GpuCall retainContext(int ordinal, bool reset, ContextHandle *context) const override {
-    *context = contextOf(ordinal);
-    if (!reset)
+    if (!reset) {
+      *context = contextOf(ordinal);
       return {0, "hipSetDevice"};
+    }
     // hipDeviceReset resets the current GPU for the whole process, as
     // cuDevicePrimaryCtxReset does its primary context; the calling
     // thread's current GPU is left as it was.
@@ -92,6 +93,8 @@ public:
       return {r, "hipSetDevice"};
     hipError_t r = d_.hipDeviceReset();
     (void)d_.hipSetDevice(previous);
+    if (r == 0)
+      *context = contextOf(ordinal);
     return {r, "hipDeviceReset"};
   }
   GpuCall releaseContext(int) const override { return {0, "hipSetDevice"}; }
