@@ -95,6 +95,13 @@ xs_status_t xs_executable_compile(xs_context_t *context, const xs_module_t *modu
     compile.features = features != nullptr ? features : "";
     compile.blockElements = XS_API_FIELD(options, block_elements, int64_t{0});
     compile.streamingStoreBytes = XS_API_FIELD(options, streaming_store_bytes, int64_t{0});
+    if (const char *shuffles = XS_API_FIELD(options, amdgpu_shuffles, nullptr)) {
+      std::string_view name(shuffles);
+      if (name != "dpp" && name != "bpermute")
+        return absl::InvalidArgumentError(
+            strCat("amdgpu_shuffles is '", name, "'; use \"dpp\", \"bpermute\" or NULL"));
+      compile.amdgpuBpermute = name == "bpermute";
+    }
     if (const char *specialize = XS_API_FIELD(options, specialize, nullptr)) {
       XS_ASSIGN_OR_RETURN(compile.specialize, parseSpecialization(specialize));
     }

@@ -7,16 +7,16 @@
 //   C API       xs_executable_run writing into the caller's outputs
 //   C API+alloc xs_executable_run handing out DLManagedTensors (and their
 //               deleters called)
-// On a GPU (--device=cuda[:N]), every tensor in GPU memory, the caller's
-// stream given:
-//   kernels     the launch steps' own time (CUDA events around each)
+// On a GPU (--device=cuda[:N] or hip[:N]), every tensor in GPU memory, the
+// caller's stream given:
+//   kernels     the launch steps' own time (the vendor's events around each)
 //   queue       xs_executable_run itself: the host's time to queue a run
 //   per call    back-to-back runs, the stream waited for after the last:
 //               a run's cost in steady state (the larger of queueing and
 //               the GPU's work)
 //   run+sync    a run and a wait for its stream: the latency of one run
 //   +alloc      per call with outputs xstitch allocates and hands out
-// Usage: xstitch-bench-api [--device cpu|cuda[:N]] [--iters N] [--threads N]
+// Usage: xstitch-bench-api [--device cpu|cuda[:N]|hip[:N]] [--iters N] [--threads N]
 // The table and the command that made it are recorded in docs/performance.md.
 
 #include <algorithm>
@@ -27,11 +27,11 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
+#include "bench/GpuDrivers.h"
 #include "driver/Compiler.h"
 #include "include/xstitch/xstitch.h"
 #include "ir/Parser.h"
 #include "runtime/Executable.h"
-#include "runtime/cuda/CudaGpuDriver.h"
 #include "runtime/devices/Devices.h"
 #include "runtime/gpu/GpuContext.h"
 #include "tools/common/CommandLine.h"
@@ -88,7 +88,7 @@ const TinyCase kCases[] = {
 };
 
 const std::vector<FlagSpec> kFlags = {
-    {"device", true, false, "cpu|cuda[:N]", "where to run (default cpu)"},
+    {"device", true, false, "cpu|cuda[:N]|hip[:N]", "where to run (default cpu)"},
     {"iters", true, false, "N", "timed batches of 1000 runs per measurement (default 15)"},
     {"threads", true, false, "N", "CPU worker threads (default: all cores)"},
     {"help", false, false, "", "show this help"},
@@ -286,12 +286,12 @@ int runCpu(xs_context_t *context, int iters, int threads) {
   return status;
 }
 
-int runCuda(xs_context_t *context, const std::string &device, int iters) {
-  absl::StatusOr<const cuda::CudaDriver *> driver = cuda::CudaDriver::get();
-  absl::StatusOr<DeviceSpec> parsed = parseDeviceName(device);
-  int ordinal = parsed.ok() ? parsed->ordinal : 0;
+int runGpu(xs_context_t *context, const DeviceSpec &spec, int iters) {
+  const std::string &device = spec.name;
+  const int ordinal = spec.ordinal;
+  absl::StatusOr<std::shared_ptr<const gpu::GpuDriver>> driver = gpuDriverOf(spec);
   absl::StatusOr<std::shared_ptr<gpu::GpuContext>> gpu =
-      driver.ok() ? gpu::GpuContext::create(cuda::cudaGpuDriver(**driver), ordinal)
+      driver.ok() ? gpu::GpuContext::create(*driver, ordinal)
                   : absl::StatusOr<std::shared_ptr<gpu::GpuContext>>(driver.status());
   if (!gpu.ok()) {
     std::fprintf(stderr, "xstitch-bench-api: %s\n", std::string(gpu.status().message()).c_str());
@@ -323,7 +323,7 @@ int runCuda(xs_context_t *context, const std::string &device, int iters) {
     for (const std::vector<int64_t> &shape : c.inputShapes)
       inputData.push_back(deviceBlock(elements(shape), 0.5f));
     ApiCase api;
-    if (!prepare(context, c, device.c_str(), {kDLCUDA, ordinal}, inputData, api))
+    if (!prepare(context, c, device.c_str(), {dlpackDeviceTypeOf(spec), ordinal}, inputData, api))
       return 3;
     for (size_t o = 0; o < api.outputs.size(); ++o)
       api.outputs[o].data = deviceBlock(api.outputElements[o], 0.0f);
@@ -338,7 +338,7 @@ int runCuda(xs_context_t *context, const std::string &device, int iters) {
     bool ok = true;
     auto run = [&] { ok &= check(xs_executable_run(api.executable, &runArgs)); };
 
-    // The kernels' own time: the step timer's CUDA events.
+    // The kernels' own time: the step timer's events.
     struct Steps {
       double seconds = 0;
     } steps;
@@ -392,7 +392,8 @@ int run(int argc, char **argv) {
     return 2;
   }
   if (args->has("help")) {
-    std::printf("usage: xstitch-bench-api [--device cpu|cuda[:N]] [--iters N] [--threads N]\n%s",
+    std::printf("usage: xstitch-bench-api [--device cpu|cuda[:N]|hip[:N]] [--iters N] "
+                "[--threads N]\n%s",
                 formatFlagHelp(kFlags).c_str());
     return 0;
   }
@@ -405,8 +406,10 @@ int run(int argc, char **argv) {
     return 2;
   }
   std::string device = args->has("device") ? args->get("device") : "cpu";
-  if (device != "cpu" && !isCudaDeviceName(device)) {
-    std::fprintf(stderr, "xstitch-bench-api: error: --device takes cpu or cuda[:N], not '%s'\n",
+  absl::StatusOr<DeviceSpec> spec = parseDeviceName(device);
+  if (device != "cpu" && (!spec.ok() || (spec->platform != "cuda" && spec->platform != "hip"))) {
+    std::fprintf(stderr,
+                 "xstitch-bench-api: error: --device takes cpu, cuda[:N] or hip[:N], not '%s'\n",
                  device.c_str());
     return 2;
   }
@@ -418,7 +421,7 @@ int run(int argc, char **argv) {
   xs_context_t *context = nullptr;
   if (!check(xs_context_create(&contextOptions, &context)))
     return 3;
-  int status = device == "cpu" ? runCpu(context, iters, threads) : runCuda(context, device, iters);
+  int status = device == "cpu" ? runCpu(context, iters, threads) : runGpu(context, *spec, iters);
   xs_context_release(context);
   return status;
 }

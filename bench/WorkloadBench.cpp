@@ -3,9 +3,11 @@
 // floor measured in the same run: times, fraction of the floor, kernel
 // counts, cold compile time and a compile-cache hit. --json FILE also writes
 // the numbers for bench/run-workloads.sh, which adds the peers.
-// --device=cuda[:N] runs on an NVIDIA GPU: the floor is a device-to-device
-// copy, and a run's time is its kernels' (each launch timed to completion),
-// not the copies of inputs and results between host and GPU.
+// --device=cuda[:N] or hip[:N] runs on an NVIDIA or AMD GPU: the floor is a
+// device-to-device copy, and a run's time is its kernels' (each launch timed
+// to completion), not the copies of inputs and results between host and GPU.
+// --specialized and --amdgpu-shuffles=compare time two compiles of each
+// workload in turns instead.
 
 #include <algorithm>
 #include <chrono>
@@ -22,7 +24,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "bench/BenchSupport.h"
-#include "bench/CudaCopyFloor.h"
+#include "bench/GpuCopyFloor.h"
 #include "driver/Compiler.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
@@ -65,7 +67,7 @@ const std::vector<Workload> kWorkloads = {
 
 const std::vector<FlagSpec> kFlags = {
     {"examples", true, false, "DIR", "the examples folder (default: examples)"},
-    {"device", true, false, "cpu|cuda[:N]", "where to run (default cpu)"},
+    {"device", true, false, "cpu|cuda[:N]|hip[:N]", "where to run (default cpu)"},
     {"threads", true, false, "N", "worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs per case (default 20)"},
     {"only", true, false, "NAME", "run one workload"},
@@ -77,6 +79,9 @@ const std::vector<FlagSpec> kFlags = {
     {"specialized", false, false, "",
      "instead: each workload's shape-generic compile against one specialized to its perf shape "
      "(dims as constants), run in turns"},
+    {"amdgpu-shuffles", true, false, "dpp|bpermute|compare",
+     "the lane exchanges of AMD GPU reductions (default dpp); compare: instead, each workload "
+     "compiled with DPP against ds_bpermute, run in turns"},
     {"help", false, false, "", "show this help"},
 };
 
@@ -225,27 +230,46 @@ int run(int argc, char **argv) {
   }
 
   std::string device = args->get("device", "cpu");
-  const bool gpu = isCudaDeviceName(device);
+  absl::StatusOr<DeviceSpec> parsedDevice = parseDeviceName(device);
+  const bool gpu =
+      parsedDevice.ok() && (parsedDevice->platform == "cuda" || parsedDevice->platform == "hip");
   if (device != "cpu" && !gpu) {
-    std::fprintf(stderr, "xstitch-bench-workloads: error: devices are cpu and cuda[:N], not '%s'\n",
-                 device.c_str());
+    std::fprintf(
+        stderr, "xstitch-bench-workloads: error: devices are cpu, cuda[:N] and hip[:N], not '%s'\n",
+        device.c_str());
+    return 2;
+  }
+  const std::string shuffles = args->get("amdgpu-shuffles", "dpp");
+  if (shuffles != "dpp" && shuffles != "bpermute" && shuffles != "compare") {
+    std::fprintf(stderr,
+                 "xstitch-bench-workloads: error: --amdgpu-shuffles takes dpp, bpermute or "
+                 "compare, not '%s'\n",
+                 shuffles.c_str());
+    return 2;
+  }
+  const bool specialized = args->has("specialized");
+  const bool compareShuffles = shuffles == "compare";
+  if (compareShuffles && (!gpu || parsedDevice->platform != "hip")) {
+    std::fprintf(stderr, "xstitch-bench-workloads: error: --amdgpu-shuffles=compare times AMD GPU "
+                         "code; pass --device=hip[:N]\n");
+    return 2;
+  }
+  if (specialized && compareShuffles) {
+    std::fprintf(stderr, "xstitch-bench-workloads: error: --specialized and "
+                         "--amdgpu-shuffles=compare are two comparisons; pass one\n");
     return 2;
   }
   // The machine's bandwidth drifts over minutes: each workload is judged
   // against copies timed just before and just after it (the faster of the
   // two, so the fraction is never flattered by a slow moment).
   std::unique_ptr<CopyFloor> hostCopy;
-  std::unique_ptr<bench::CudaCopyFloor> gpuCopy;
+  std::unique_ptr<bench::GpuCopyFloor> gpuCopy;
   if (!gpu) {
     hostCopy = std::make_unique<CopyFloor>(size_t(512) << 20, threads);
   } else {
-    absl::StatusOr<DeviceSpec> parsed = parseDeviceName(device);
-    if (!parsed.ok())
-      return fail(parsed.status());
-    absl::StatusOr<int> ordinal = parsed->ordinal;
-    // 2 GiB: far beyond any GPU's L2.
-    absl::StatusOr<std::unique_ptr<bench::CudaCopyFloor>> created =
-        bench::CudaCopyFloor::create(*ordinal, size_t(2) << 30);
+    // 2 GiB: far beyond any GPU's L2 (or MI300's Infinity Cache).
+    absl::StatusOr<std::unique_ptr<bench::GpuCopyFloor>> created =
+        bench::GpuCopyFloor::create(*parsedDevice, size_t(2) << 30);
     if (!created.ok())
       return fail(created.status());
     gpuCopy = *std::move(created);
@@ -276,10 +300,13 @@ int run(int argc, char **argv) {
               gpu ? "kernel time of each run"
                   : absl::StrCat(threads ? std::to_string(threads) : "all", " threads").c_str(),
               iters);
-  const bool specialized = args->has("specialized");
-  if (specialized) {
-    std::printf("| workload | dims | symbolic (ms) | specialized (ms) | symbolic speed / "
-                "specialized | kernels symbolic / specialized |\n|---|---|---:|---:|---:|---:|\n");
+  // The two compiles a comparison times in turns, and their names.
+  const char *firstName = specialized ? "symbolic" : "dpp";
+  const char *secondName = specialized ? "specialized" : "bpermute";
+  if (specialized || compareShuffles) {
+    std::printf("| workload | dims | %s (ms) | %s (ms) | %s speed / %s | kernels %s / %s |\n"
+                "|---|---|---:|---:|---:|---:|\n",
+                firstName, secondName, firstName, secondName, firstName, secondName);
   } else {
     std::printf("| workload | bytes | floor (GB/s) | floor (ms) | fused (ms) | of floor | unfused "
                 "(ms) | fused speedup | kernels fused / unfused | cold compile (ms) | cache hit "
@@ -288,7 +315,7 @@ int run(int argc, char **argv) {
   }
   if (json)
     json << "{\"floor_gbps\": " << floor / 1e9 << "}\n";
-  std::vector<double> speedRatios; // --specialized: specialized time / symbolic time
+  std::vector<double> speedRatios; // a comparison: the second's time / the first's
 
   std::mt19937_64 rng(1);
   for (const Workload &w : kWorkloads) {
@@ -333,14 +360,18 @@ int run(int argc, char **argv) {
     CompileOptions options;
     options.device = device;
     options.threads = threads;
-    if (specialized) {
-      absl::StatusOr<Compiled> symbolic = compileTimed(f, text, path, w.dims, options);
-      options.specialize = w.dims;
-      absl::StatusOr<Compiled> fixed = compileTimed(f, text, path, w.dims, options);
-      if (!symbolic.ok() || !fixed.ok())
-        return fail(absl::StrCat(w.name, ": ",
-                                 (!symbolic.ok() ? symbolic.status() : fixed.status()).message()));
-      absl::StatusOr<bench::TurnMedians> timed = timeInTurns({&*symbolic, &*fixed}, views, iters);
+    options.amdgpuBpermute = shuffles == "bpermute";
+    if (specialized || compareShuffles) {
+      absl::StatusOr<Compiled> first = compileTimed(f, text, path, w.dims, options);
+      if (specialized)
+        options.specialize = w.dims;
+      else
+        options.amdgpuBpermute = true;
+      absl::StatusOr<Compiled> second = compileTimed(f, text, path, w.dims, options);
+      if (!first.ok() || !second.ok())
+        return fail(
+            absl::StrCat(w.name, ": ", (!first.ok() ? first.status() : second.status()).message()));
+      absl::StatusOr<bench::TurnMedians> timed = timeInTurns({&*first, &*second}, views, iters);
       if (!timed.ok())
         return fail(absl::StrCat(w.name, ": ", timed.status().message()));
       std::vector<std::pair<std::string, int64_t>> dims(w.dims.begin(), w.dims.end());
@@ -348,16 +379,17 @@ int run(int argc, char **argv) {
       std::vector<std::string> dimText;
       for (const auto &[symbol, value] : dims)
         dimText.push_back(absl::StrCat(symbol, "=", value));
-      double ratio = timed->seconds[1] / timed->seconds[0];
+      // On a GPU the kernels' time, as in the main table.
+      const std::vector<double> &times = gpu ? timed->values : timed->seconds;
+      double ratio = times[1] / times[0];
       speedRatios.push_back(ratio);
       std::printf("| %s | %s | %.3f | %.3f | %.2f | %d / %d |\n", w.name,
-                  absl::StrJoin(dimText, ", ").c_str(), timed->seconds[0] * 1e3,
-                  timed->seconds[1] * 1e3, ratio, symbolic->kernels, fixed->kernels);
+                  absl::StrJoin(dimText, ", ").c_str(), times[0] * 1e3, times[1] * 1e3, ratio,
+                  first->kernels, second->kernels);
       std::fflush(stdout);
       if (json)
-        json << absl::StrFormat("{\"workload\": \"%s\", \"symbolic_ms\": %.6f, "
-                                "\"specialized_ms\": %.6f}\n",
-                                w.name, timed->seconds[0] * 1e3, timed->seconds[1] * 1e3);
+        json << absl::StrFormat("{\"workload\": \"%s\", \"%s_ms\": %.6f, \"%s_ms\": %.6f}\n",
+                                w.name, firstName, times[0] * 1e3, secondName, times[1] * 1e3);
       continue;
     }
     absl::StatusOr<Compiled> fused = compileTimed(f, text, path, w.dims, options);
@@ -403,11 +435,11 @@ int run(int argc, char **argv) {
           unfusedTime * 1e3, timed->seconds[0] * 1e3, fused->kernels, unfused->kernels,
           fused->compileSeconds * 1e3, fused->cacheHitSeconds * 1e6);
   }
-  if (specialized && !speedRatios.empty()) {
+  if (!speedRatios.empty()) {
     double logSum = 0;
     for (double r : speedRatios)
       logSum += std::log(r);
-    std::printf("\nsymbolic speed / specialized: geometric mean %.3f, lowest %.3f\n",
+    std::printf("\n%s speed / %s: geometric mean %.3f, lowest %.3f\n", firstName, secondName,
                 std::exp(logSum / static_cast<double>(speedRatios.size())),
                 *std::min_element(speedRatios.begin(), speedRatios.end()));
   }

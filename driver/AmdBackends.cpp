@@ -45,6 +45,7 @@ AmdgpuOptions amdgpuOptions(AmdgpuDeviceLimits limits, const CodegenOptions &opt
   AmdgpuOptions amdgpu;
   amdgpu.limits = std::move(limits);
   amdgpu.flushDenormals = options.flushDenormals;
+  amdgpu.shuffles = options.amdgpuBpermute ? AmdgpuShuffles::Bpermute : AmdgpuShuffles::Dpp;
   return amdgpu;
 }
 

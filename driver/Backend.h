@@ -34,6 +34,7 @@ struct CodegenOptions {
   int64_t blockElements = 0;
   bool flushDenormals = true;
   int64_t streamingStoreBytes = 0;
+  bool amdgpuBpermute = false; // CompileOptions::amdgpuBpermute
 };
 
 /// The host CPU code is generated for (CPU code and simulations): program

@@ -28,6 +28,7 @@ CodegenOptions codegenOptionsOf(const CompileOptions &options) {
   codegen.blockElements = options.blockElements;
   codegen.flushDenormals = options.flushDenormals;
   codegen.streamingStoreBytes = options.streamingStoreBytes;
+  codegen.amdgpuBpermute = options.amdgpuBpermute;
   return codegen;
 }
 
@@ -76,7 +77,8 @@ std::string cacheKeyText(const Function &function, const CompileOptions &options
       "\nfusion=", options.fusion ? 1 : 0, "\ndata_checks=", options.dataChecks ? 1 : 0,
       "\nthreads=", options.threads, "\nflush_denormals=", options.flushDenormals ? 1 : 0,
       "\nsync_launches=", options.syncLaunches ? 1 : 0, "\nblock_elements=", options.blockElements,
-      "\nstreaming_store_bytes=", options.streamingStoreBytes, "\ncpu=", options.cpu,
+      "\nstreaming_store_bytes=", options.streamingStoreBytes,
+      "\namdgpu_bpermute=", options.amdgpuBpermute ? 1 : 0, "\ncpu=", options.cpu,
       "\nfeatures=", options.features, "\nspecialize=", specializationText(options), "\n",
       // Weights enter the key as their digests: printing them would cost
       // seconds for a whole model.

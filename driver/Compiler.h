@@ -49,6 +49,10 @@ struct CompileOptions {
   /// stores (backends/x86/StreamingStores.h); 0: half the host's last-level
   /// cache; negative: never (--streaming-stores).
   int64_t streamingStoreBytes = 0;
+  /// AMD GPU kernels' butterflies use ds_bpermute on every step instead of
+  /// DPP, ds_swizzle or v_permlanex16 and readlane (--amdgpu-shuffles=
+  /// bpermute; backends/amdgpu/AmdgpuTarget.h), to compare the two on a GPU.
+  bool amdgpuBpermute = false;
   /// LLVM CPU name and features for x86 code; empty: the host's. Golden
   /// tests of emitted IR fix these so that the output does not depend on the
   /// machine.

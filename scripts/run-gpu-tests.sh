@@ -6,14 +6,17 @@
 # Python with PyTorch (torch.compile) and JAX; nothing else.
 #   ./run-gpu-tests.sh [RESULTS_DIR]     # default ./results
 # Steps, in order (XSTITCH_GPU_STEPS=a,b,... runs some of them; on hip the
-# default is info,unit,check,exported,fuzz: the benchmarks are CUDA's):
+# default is info,bench,shuffles,api,unit,check,exported,fuzz: the peers are
+# PyTorch-on-CUDA's):
 #   info      the GPU, the driver, cuBLASLt and the Python peers found
 #   peers     bench/peers/gpu_peers.py: every workload checked against float64
 #             PyTorch and timed beside PyTorch eager, torch.compile and JAX,
 #             against the device-to-device copy floor (GPU otherwise idle)
-#   bench     xstitch-bench-workloads --device=cuda: fused and unfused, the
-#             kernels' own time against the floor
-#   api       xstitch-bench-api --device=cuda: a call's host overhead
+#   bench     xstitch-bench-workloads --device=cuda (hip): fused and unfused,
+#             the kernels' own time against the floor
+#   shuffles  (hip) xstitch-bench-workloads --amdgpu-shuffles=compare: every
+#             workload's reductions by DPP against ds_bpermute, in turns
+#   api       xstitch-bench-api --device=cuda (hip): a call's host overhead
 #   unit      every unit test with XSTITCH_REQUIRE_DEVICE=cuda (hip), sharded over
 #             the cores (XSTITCH_GPU_UNIT_FILTER: a gtest filter)
 #   check     xstitch-run --check of every workload on the GPU
@@ -39,7 +42,7 @@ export PYTHONUNBUFFERED=1
 if [ "$platform" = cuda ]; then
   steps=${XSTITCH_GPU_STEPS:-info,peers,bench,api,unit,check,exported,fuzz}
 else
-  steps=${XSTITCH_GPU_STEPS:-info,unit,check,exported,fuzz}
+  steps=${XSTITCH_GPU_STEPS:-info,bench,shuffles,api,unit,check,exported,fuzz}
 fi
 fuzz_seconds=${XSTITCH_GPU_FUZZ_SECONDS:-120}
 side=${XSTITCH_GPU_SIDE_BY_SIDE:-unit,check,exported,fuzz}
@@ -98,11 +101,16 @@ wanted info && step info 120 bash -c "$(declare -f info); info"
 wanted peers && step peers "$limit" python3 "$pkg/bench/peers/gpu_peers.py" --examples "$pkg/src/examples" \
   --json "$results/peers.json"
 bench() {
-  "$pkg/bin/xstitch-bench-workloads" --device=cuda --examples "$pkg/src/examples" \
+  "$pkg/bin/xstitch-bench-workloads" --device="$platform" --examples "$pkg/src/examples" \
     --json "$results/bench.json"
 }
 alone bench && step bench "$limit" bash -c "$(declare -f bench); bench"
-alone api && step api "$limit" "$pkg/bin/xstitch-bench-api" --device=cuda
+shuffles() {
+  "$pkg/bin/xstitch-bench-workloads" --device="$platform" --amdgpu-shuffles=compare \
+    --examples "$pkg/src/examples" --json "$results/shuffles.json"
+}
+alone shuffles && step shuffles "$limit" bash -c "$(declare -f shuffles); shuffles"
+alone api && step api "$limit" "$pkg/bin/xstitch-bench-api" --device="$platform"
 
 unit() { # every test binary in shards, side by side over the cores
   local shards=4 list=()
@@ -157,8 +165,12 @@ if beside bench; then
   (step bench "$limit" bash -c "$(declare -f bench); bench") &
   pids+=($!)
 fi
+if beside shuffles; then
+  (step shuffles "$limit" bash -c "$(declare -f shuffles); shuffles") &
+  pids+=($!)
+fi
 if beside api; then
-  (step api "$limit" "$pkg/bin/xstitch-bench-api" --device=cuda) &
+  (step api "$limit" "$pkg/bin/xstitch-bench-api" --device="$platform") &
   pids+=($!)
 fi
 if beside unit; then
@@ -183,5 +195,6 @@ for pid in "${pids[@]}"; do wait "$pid" || true; done
 grep -q '^FAIL' "$summary" && failed=1
 [ -f "$results/peers.log" ] && sed -n '/^microseconds per call/,$p' "$results/peers.log" >> "$summary"
 [ -f "$results/bench.log" ] && cat "$results/bench.log" >> "$summary"
+[ -f "$results/shuffles.log" ] && cat "$results/shuffles.log" >> "$summary"
 [ -f "$results/api.log" ] && cat "$results/api.log" >> "$summary"
 exit $failed

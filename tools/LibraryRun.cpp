@@ -97,6 +97,7 @@ LibraryExecutable::compileModule(xs_module_t *module, const std::string &functio
   compile.cpu_features = options.features.empty() ? nullptr : options.features.c_str();
   compile.block_elements = options.blockElements;
   compile.streaming_store_bytes = options.streamingStoreBytes;
+  compile.amdgpu_shuffles = options.amdgpuBpermute ? "bpermute" : nullptr;
   std::string specialization;
   for (const auto &[symbol, value] : options.specialize)
     specialization += strCat(specialization.empty() ? "" : ",", symbol, "=", value);

@@ -62,6 +62,9 @@ absl::Status checkRunFlags(const ParsedArgs &args) {
     return bad("--iters and --bench-seconds both say how long --bench times; pass one of them");
   if (args.has("oracle") && !args.has("check"))
     return bad("--oracle says what --check compares with; pass --check too");
+  if (std::string shuffles = args.get("amdgpu-shuffles", "dpp");
+      shuffles != "dpp" && shuffles != "bpermute")
+    return bad(absl::StrCat("--amdgpu-shuffles needs dpp or bpermute, got '", shuffles, "'"));
   if (args.has("report") && args.get("report") != "json")
     return bad(absl::StrCat("--report supports only json, got '", args.get("report"), "'"));
 

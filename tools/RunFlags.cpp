@@ -78,6 +78,10 @@ const std::vector<FlagSpec> kFlags = {
     {"streaming-stores", true, false, "auto|never|BYTES",
      "CPU kernels write results of at least BYTES with streaming stores that bypass the caches "
      "(default auto: half the last-level cache, at most 16 MiB)"},
+    {"amdgpu-shuffles", true, false, "dpp|bpermute",
+     "how AMD GPU kernels exchange values across a wavefront's lanes in reductions: DPP row "
+     "permutes, ds_swizzle or v_permlanex16 and readlane (default dpp), or ds_bpermute on every "
+     "step (to compare)"},
     {"specialize", false, false, "",
      "compile for this run's dims as constants (the static-shape baseline; the executable then "
      "runs only at them)"},

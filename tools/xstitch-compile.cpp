@@ -32,6 +32,10 @@ const std::vector<FlagSpec> kFlags = {
     {"no-fusion", false, false, "", "one kernel per op (the unfused baseline)"},
     {"keep-denormals", false, false, "",
      "kernels keep subnormal floats (default: flushed to zero, on every device)"},
+    {"amdgpu-shuffles", true, false, "dpp|bpermute",
+     "how AMD GPU kernels exchange values across a wavefront's lanes in reductions: DPP row "
+     "permutes, ds_swizzle or v_permlanex16 and readlane (default dpp), or ds_bpermute on every "
+     "step (to compare)"},
     {"progress", true, false, "auto|always|never",
      "a status line while importing and compiling: auto draws it in place once the work takes "
      "over a second, where stderr is a terminal only; always also writes each stage as a line "
@@ -101,6 +105,10 @@ int run(int argc, char **argv) {
   absl::StatusOr<ProgressMode> progressMode = parseProgressMode(args->get("progress", "auto"));
   if (!progressMode.ok())
     return fail(progressMode.status());
+  const std::string shuffles = args->get("amdgpu-shuffles", "dpp");
+  if (shuffles != "dpp" && shuffles != "bpermute")
+    return fail(absl::InvalidArgumentError(
+        strCat("--amdgpu-shuffles needs dpp or bpermute, got '", shuffles, "'")));
   auto start = std::chrono::steady_clock::now();
   auto progress = std::make_unique<TerminalProgress>(
       strCat("xstitch-compile: ", path), TerminalProgressOptions{.mode = *progressMode});
@@ -121,6 +129,7 @@ int run(int argc, char **argv) {
   options.flushDenormals = !args->has("keep-denormals");
   options.cpu = args->get("cpu");
   options.features = args->get("features");
+  options.amdgpuBpermute = shuffles == "bpermute";
   options.progress = [&progress](std::string_view stage) { progress->set(std::string(stage)); };
   CompileInfo stages;
   absl::StatusOr<ProgramFile> bundle =

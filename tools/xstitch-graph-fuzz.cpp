@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/devices/Devices.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/DifferentialCheck.h"
 #include "tools/common/ExitCodes.h"
@@ -52,6 +53,7 @@ struct FuzzConfig {
   int dimsPerGraph = 2;
   bool printGraphs = false;
   std::string device = "cpu";
+  bool amdDevice = false; // an AMD GPU or its simulation: lane exchanges vary
 };
 
 struct FuzzState {
@@ -79,6 +81,8 @@ std::string optionsText(const CompileOptions &options) {
     absl::StrAppend(&text, ", --block-elements=", options.blockElements);
   if (options.streamingStoreBytes > 0)
     absl::StrAppend(&text, ", --streaming-stores=", options.streamingStoreBytes);
+  if (options.amdgpuBpermute)
+    absl::StrAppend(&text, ", --amdgpu-shuffles=bpermute");
   return text;
 }
 
@@ -91,11 +95,13 @@ bool checkGraph(uint64_t seed, const FuzzConfig &config, FuzzState &state) {
     // Every other round with tiny blocks: the split and packed mappings of
     // large shapes at the generator's small ones; and every other graph
     // with streaming stores for results of any size (the generator's
-    // results are small).
+    // results are small); on AMD GPUs every other pair of graphs exchanges
+    // lanes by ds_bpermute instead of DPP.
     CompileOptions options;
     options.device = config.device;
     options.blockElements = round % 2 == 1 ? kSmallBlockElements : 0;
     options.streamingStoreBytes = seed % 2 == 1 ? 1 : 0;
+    options.amdgpuBpermute = config.amdDevice && seed / 2 % 2 == 1;
     if (config.printGraphs) {
       std::lock_guard<std::mutex> lock(state.printMutex);
       std::cout << "graph: seed " << seed << ", dims " << dimsText(dims) << optionsText(options)
@@ -151,6 +157,8 @@ absl::StatusOr<FuzzConfig> parseConfig(const ParsedArgs &args) {
   c.printGraphs = args.has("print-graphs");
   if (args.has("device"))
     c.device = args.get("device");
+  absl::StatusOr<DeviceSpec> device = parseDeviceName(c.device);
+  c.amdDevice = device.ok() && (device->platform == "hip" || device->platform == "amdgpu-sim");
   return c;
 }
 

@@ -134,6 +134,7 @@ absl::StatusOr<CompileOptions> compileOptionsFrom(const ParsedArgs &args) {
       return absl::InvalidArgumentError(absl::StrCat(
           "--streaming-stores takes auto, never or a positive number of bytes, not '", value, "'"));
   }
+  options.amdgpuBpermute = args.get("amdgpu-shuffles") == "bpermute";
   return options;
 }
 
@@ -343,7 +344,7 @@ int run(int argc, char **argv) {
   if (bundle) {
     for (const char *flag :
          {"check", "emit", "explain", "function", "target", "no-fusion", "cpu", "specialize",
-          "features", "block-elements", "streaming-stores", "keep-denormals"})
+          "features", "block-elements", "streaming-stores", "keep-denormals", "amdgpu-shuffles"})
       if (args->has(flag))
         return report(absl::InvalidArgumentError(absl::StrCat(
             path, ": --", flag, " needs the model; a bundle holds compiled code only")));

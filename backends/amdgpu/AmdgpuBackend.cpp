@@ -35,7 +35,8 @@ absl::StatusOr<std::unique_ptr<llvm::Module>> emitAmdgpuModule(const ProgramPlan
   module->setDataLayout(machine->createDataLayout());
   module->addModuleFlag(llvm::Module::Error, "amdhsa_code_object_version", kCodeObjectVersion);
   AmdgpuTarget target(amdgpuTargetDescriptionOf(options),
-                      module->getDataLayout().getStringRepresentation());
+                      module->getDataLayout().getStringRepresentation(), options.limits.arch,
+                      options.shuffles);
   XS_RETURN_IF_ERROR(emitProgramKernels(program, target, *module));
   for (llvm::Function &function : *module) {
     if (function.isDeclaration())

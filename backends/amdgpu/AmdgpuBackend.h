@@ -13,6 +13,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "backends/amdgpu/AmdgpuTarget.h"
 #include "backends/amdgpu/AmdgpuTargetDescription.h"
 #include "transforms/PlanProgram.h"
 #include "llvm/IR/Module.h"
@@ -26,6 +27,8 @@ struct AmdgpuOptions {
   /// f32 arithmetic flushes subnormal inputs and results to zero, as the
   /// CPU does by default; false keeps them (--keep-denormals).
   bool flushDenormals = true;
+  /// The butterflies' lane exchanges (AmdgpuTarget.h).
+  AmdgpuShuffles shuffles = AmdgpuShuffles::Dpp;
 };
 
 /// The GPU described for the planner (amdgpuTargetDescription).

@@ -7,11 +7,75 @@ namespace xs {
 
 namespace {
 
-/// AMD's work-item registers, dispatch packet, s_barrier and ds_bpermute on
-/// the lane's context.
+/// The integer constant of `call`'s operand `index`, or -1 where it is not
+/// one.
+int64_t constantOperand(llvm::IntrinsicInst *call, unsigned index) {
+  auto *constant = llvm::dyn_cast<llvm::ConstantInt>(call->getArgOperand(index));
+  return constant != nullptr ? constant->getSExtValue() : -1;
+}
+
+/// The lane quad_perm `control` (two bits per lane of the quad) makes
+/// `lane` read.
+llvm::Value *quadPermSource(llvm::IRBuilder<> &b, llvm::Value *lane, int64_t control) {
+  llvm::Value *shift = b.CreateShl(b.CreateAnd(lane, 3), 1);
+  llvm::Value *select =
+      b.CreateAnd(b.CreateLShr(b.getInt32(static_cast<uint32_t>(control)), shift), 3);
+  return b.CreateOr(b.CreateAnd(lane, ~3u), select);
+}
+
+/// The lane a DPP move makes `lane` read (modulo the wavefront), for the
+/// controls that read within the row and write every row and bank; null for
+/// another.
+llvm::Value *dppSource(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, llvm::Value *lane) {
+  int64_t control = constantOperand(call, 2);
+  if (constantOperand(call, 3) != 0xF || constantOperand(call, 4) != 0xF)
+    return nullptr;
+  if (control >= 0 && control <= 0xFF)
+    return quadPermSource(b, lane, control);
+  if (control == 0x140) // row_mirror: lane 15 - i of its row of 16
+    return b.CreateXor(lane, 15);
+  if (control == 0x141) // row_half_mirror: lane 7 - i of its half-row
+    return b.CreateXor(lane, 7);
+  return nullptr;
+}
+
+/// The lane ds_swizzle's `pattern` makes `lane` read: bit mode ((lane &
+/// and) | or) ^ xor within each 32 lanes, or a quad permute.
+llvm::Value *swizzleSource(llvm::IRBuilder<> &b, llvm::Value *lane, int64_t pattern) {
+  if ((pattern & 0x8000) != 0)
+    return quadPermSource(b, lane, pattern & 0xFF);
+  uint32_t andMask = static_cast<uint32_t>(pattern) & 0x1F;
+  uint32_t orMask = (static_cast<uint32_t>(pattern) >> 5) & 0x1F;
+  uint32_t xorMask = (static_cast<uint32_t>(pattern) >> 10) & 0x1F;
+  llvm::Value *within = b.CreateXor(b.CreateOr(b.CreateAnd(lane, andMask), orMask), xorMask);
+  return b.CreateOr(b.CreateAnd(lane, ~31u), within);
+}
+
+/// The lane v_permlanex16 makes `lane` read: lane select[i] (four bits per
+/// lane: `low` for lanes 0-7 of the row, `high` for 8-15) of the other row
+/// of 16 in its 32 lanes.
+llvm::Value *permlaneX16Source(llvm::IRBuilder<> &b, llvm::Value *lane, llvm::Value *low,
+                               llvm::Value *high) {
+  llvm::Value *inRow = b.CreateAnd(lane, 15);
+  llvm::Value *upperHalf = b.CreateICmpUGE(inRow, b.getInt32(8));
+  llvm::Value *selects = b.CreateSelect(upperHalf, high, low);
+  llvm::Value *shift = b.CreateShl(b.CreateAnd(inRow, 7), 2);
+  llvm::Value *select = b.CreateAnd(b.CreateLShr(selects, shift), 15);
+  llvm::Value *otherRow = b.CreateXor(b.CreateAnd(lane, ~15u), 16);
+  return b.CreateOr(otherRow, select);
+}
+
+/// AMD's work-item registers, dispatch packet, s_barrier and lane exchanges
+/// (ds_bpermute, DPP row permutes, ds_swizzle, v_permlanex16, readlane) on
+/// the lane's context. Lane exchanges read another lane of the wavefront
+/// through the scheduler, whose source index is taken modulo the wavefront.
 bool lowerAmdgcnIntrinsic(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, const SimtLane &lane,
                           llvm::Value *&replacement) {
   llvm::Type *i32 = b.getInt32Ty();
+  auto readLane = [&](llvm::Value *value, llvm::Value *source) {
+    replacement = b.CreateCall(lane.shuffleIndex, {lane.context, value, source});
+    return true;
+  };
   switch (call->getIntrinsicID()) {
   case llvm::Intrinsic::amdgcn_workitem_id_x:
     replacement = b.CreateTrunc(lane.laneId, i32);
@@ -26,10 +90,30 @@ bool lowerAmdgcnIntrinsic(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, const
     b.CreateCall(lane.barrier, {lane.context});
     return true;
   case llvm::Intrinsic::amdgcn_ds_bpermute:
-    replacement =
-        b.CreateCall(lane.shuffleIndex, {lane.context, call->getArgOperand(1),
-                                         b.CreateLShr(call->getArgOperand(0), b.getInt32(2))});
-    return true;
+    return readLane(call->getArgOperand(1), b.CreateLShr(call->getArgOperand(0), b.getInt32(2)));
+  case llvm::Intrinsic::amdgcn_update_dpp: {
+    if (!call->getType()->isIntegerTy(32))
+      return false;
+    llvm::Value *source = dppSource(call, b, b.CreateTrunc(lane.laneId, i32));
+    return source != nullptr && readLane(call->getArgOperand(1), source);
+  }
+  case llvm::Intrinsic::amdgcn_ds_swizzle: {
+    int64_t pattern = constantOperand(call, 1);
+    if (pattern < 0)
+      return false;
+    return readLane(call->getArgOperand(0),
+                    swizzleSource(b, b.CreateTrunc(lane.laneId, i32), pattern));
+  }
+  case llvm::Intrinsic::amdgcn_permlanex16:
+    if (!call->getType()->isIntegerTy(32))
+      return false;
+    return readLane(call->getArgOperand(1),
+                    permlaneX16Source(b, b.CreateTrunc(lane.laneId, i32), call->getArgOperand(2),
+                                      call->getArgOperand(3)));
+  case llvm::Intrinsic::amdgcn_readlane:
+    if (!call->getType()->isIntegerTy(32))
+      return false;
+    return readLane(call->getArgOperand(0), call->getArgOperand(1));
   default:
     return false;
   }

@@ -4,7 +4,7 @@
 // The AMDGPU simulation's compilation: a program planned for an AMD GPU, its
 // kernels emitted exactly as for the code object, then lowered to host code
 // (backends/common/SimtLowering.h: work-item and workgroup ids, the dispatch
-// packet, s_barrier and ds_bpermute on the lane's context, wavefronts of the
+// packet, s_barrier and lane exchanges on the lane's context, wavefronts of the
 // preset's width) and compiled for the host CPU. The object runs on a CPU
 // device that resolves kSimtRunBlocksSymbol to the lane scheduler
 // (runtime/simt/LaneScheduler.h); xstitch-run --device=amdgpu-sim.

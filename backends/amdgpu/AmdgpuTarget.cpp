@@ -13,6 +13,28 @@ namespace {
 constexpr unsigned kWorkgroupSizeXOffset = 4;
 constexpr unsigned kGridSizeXOffset = 12;
 
+/// DPP controls (the AMDGPU ISA manuals' DPP_CTRL): quad_perm [1,0,3,2] and
+/// [2,3,0,1] (two bits per lane of the quad: the source lane), row_mirror,
+/// row_half_mirror; every row and bank written.
+constexpr int kDppQuadPermXor1 = 1 | 0 << 2 | 3 << 4 | 2 << 6;
+constexpr int kDppQuadPermXor2 = 2 | 3 << 2 | 0 << 4 | 1 << 6;
+constexpr int kDppRowMirror = 0x140;
+constexpr int kDppRowHalfMirror = 0x141;
+constexpr int kDppAllRows = 0xF;
+constexpr int kDppAllBanks = 0xF;
+/// ds_swizzle's bit mode (offset bit 15 clear): and-mask 0x1F (bits 0-4),
+/// or-mask 0 (bits 5-9), xor-mask 16 (bits 10-14), within each 32 lanes.
+constexpr int kSwizzleXor16 = 0x1F | 16 << 10;
+/// v_permlanex16's lane selects of lanes 0-7 and 8-15: each lane its own
+/// index.
+constexpr int32_t kPermlaneIdentityLow = 0x76543210;
+constexpr int32_t kPermlaneIdentityHigh = static_cast<int32_t>(0xFEDCBA98u);
+
+/// v_permlanex16 exists from gfx10 (RDNA) on: "gfx10xx", "gfx11xx", ...
+bool hasPermlaneX16(const std::string &arch) {
+  return arch.size() >= 7 && arch.compare(0, 4, "gfx1") == 0;
+}
+
 llvm::Value *workItemRegister(llvm::IRBuilder<> &b, llvm::Intrinsic::ID id) {
   return b.CreateZExt(b.CreateIntrinsic(id, {}, {}), b.getInt64Ty());
 }
@@ -73,7 +95,7 @@ void AmdgpuTarget::emitGlobalFence(llvm::IRBuilder<> &b) {
                 b.getContext().getOrInsertSyncScopeID("agent"));
 }
 
-llvm::Value *AmdgpuTarget::shuffleXorWord(llvm::IRBuilder<> &b, llvm::Value *word, int laneMask) {
+llvm::Value *AmdgpuTarget::bpermuteXor(llvm::IRBuilder<> &b, llvm::Value *word, int laneMask) {
   // ds_bpermute reads the word of the lane whose index, times 4, is the
   // address: lane ^ laneMask within the wavefront.
   int64_t wave = description().warpWidth;
@@ -81,6 +103,53 @@ llvm::Value *AmdgpuTarget::shuffleXorWord(llvm::IRBuilder<> &b, llvm::Value *wor
   llvm::Value *source = b.CreateAnd(b.CreateXor(lane, b.getInt32(static_cast<uint32_t>(laneMask))),
                                     b.getInt32(static_cast<uint32_t>(wave - 1)));
   return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_bpermute, {}, {b.CreateShl(source, 2), word});
+}
+
+llvm::Value *AmdgpuTarget::dppMove(llvm::IRBuilder<> &b, llvm::Value *word, int control) {
+  return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_update_dpp, {b.getInt32Ty()},
+                           {llvm::PoisonValue::get(b.getInt32Ty()), word, b.getInt32(control),
+                            b.getInt32(kDppAllRows), b.getInt32(kDppAllBanks), b.getTrue()});
+}
+
+llvm::Value *AmdgpuTarget::readHalfOpposite(llvm::IRBuilder<> &b, llvm::Value *word) {
+  // Both reads are uniform (scalar registers); each half takes the other's.
+  llvm::Value *low =
+      b.CreateIntrinsic(llvm::Intrinsic::amdgcn_readlane, {b.getInt32Ty()}, {word, b.getInt32(0)});
+  llvm::Value *high =
+      b.CreateIntrinsic(llvm::Intrinsic::amdgcn_readlane, {b.getInt32Ty()}, {word, b.getInt32(32)});
+  llvm::Value *upper = b.CreateICmpNE(b.CreateAnd(laneId(b), b.getInt64(32)), b.getInt64(0));
+  return b.CreateSelect(upper, low, high);
+}
+
+llvm::Value *AmdgpuTarget::shuffleXorWord(llvm::IRBuilder<> &b, llvm::Value *word, int laneMask) {
+  if (shuffles_ == AmdgpuShuffles::Bpermute)
+    return bpermuteXor(b, word, laneMask);
+  // The steps ascend (butterfliesAscend): before the step of distance d,
+  // each aligned group of d lanes agrees, so a mirror within a row of 2d
+  // lanes reaches the partner group as well as the xor would.
+  switch (laneMask) {
+  case 1:
+    return dppMove(b, word, kDppQuadPermXor1);
+  case 2:
+    return dppMove(b, word, kDppQuadPermXor2);
+  case 4:
+    return dppMove(b, word, kDppRowHalfMirror);
+  case 8:
+    return dppMove(b, word, kDppRowMirror);
+  case 16:
+    if (hasPermlaneX16(arch_))
+      // Lane i of each row of 16 reads lane i of the other row of its 32.
+      return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_permlanex16, {b.getInt32Ty()},
+                               {llvm::PoisonValue::get(b.getInt32Ty()), word,
+                                b.getInt32(kPermlaneIdentityLow), b.getInt32(kPermlaneIdentityHigh),
+                                b.getFalse(), b.getFalse()});
+    return b.CreateIntrinsic(llvm::Intrinsic::amdgcn_ds_swizzle, {},
+                             {word, b.getInt32(kSwizzleXor16)});
+  case 32:
+    return readHalfOpposite(b, word);
+  default:
+    return bpermuteXor(b, word, laneMask);
+  }
 }
 
 } // namespace xs

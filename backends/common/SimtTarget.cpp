@@ -1,5 +1,6 @@
 #include "backends/common/SimtTarget.h"
 
+#include <algorithm>
 #include <cassert>
 
 #include "backends/common/KernelABI.h"
@@ -209,7 +210,13 @@ llvm::Value *SimtTarget::shuffleXor(llvm::IRBuilder<> &b, llvm::Value *value, in
 std::vector<llvm::Value *> SimtTarget::warpReduce(llvm::IRBuilder<> &b,
                                                   std::vector<llvm::Value *> state,
                                                   const LaneCombine &combine) {
-  for (int laneMask = static_cast<int>(description_.warpWidth / 2); laneMask > 0; laneMask /= 2) {
+  const int warp = static_cast<int>(description_.warpWidth);
+  std::vector<int> laneMasks;
+  for (int laneMask = 1; laneMask < warp; laneMask *= 2)
+    laneMasks.push_back(laneMask);
+  if (!butterfliesAscend())
+    std::reverse(laneMasks.begin(), laneMasks.end());
+  for (int laneMask : laneMasks) {
     std::vector<llvm::Value *> other;
     for (llvm::Value *value : state)
       other.push_back(shuffleXor(b, value, laneMask));

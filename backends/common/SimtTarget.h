@@ -71,8 +71,15 @@ protected:
   /// the launch before its later ones (the grid barrier's fences).
   virtual void emitGlobalFence(llvm::IRBuilder<> &b) = 0;
   /// The i32 `word` of lane (laneId ^ laneMask) of the warp; every lane of
-  /// the warp takes part.
+  /// the warp takes part. Where butterfliesAscend(), the steps before this
+  /// one combined each group of laneMask lanes (aligned), so any lane of the
+  /// partner group holds a combination of that whole group: a vendor may
+  /// read whichever lane its cheapest instruction reaches.
   virtual llvm::Value *shuffleXorWord(llvm::IRBuilder<> &b, llvm::Value *word, int laneMask) = 0;
+  /// Whether the butterflies step from lane distance 1 upward (AMD's row
+  /// permutes reach mirrored lanes, not xor partners) rather than from half
+  /// the warp down.
+  virtual bool butterfliesAscend() const { return false; }
 
   llvm::Function *kernel() const { return kernel_; }
 

@@ -247,6 +247,11 @@ typedef struct xs_compile_options_t {
    * the text lives during the call only. NULL: none. */
   void (*progress)(void *user_data, const char *stage);
   void *progress_user_data;
+  /* How AMD GPU kernels exchange values across a wavefront's lanes in
+   * reductions: "dpp" (DPP row permutes, ds_swizzle or v_permlanex16 and
+   * readlane) or "bpermute" (ds_bpermute on every step, to compare). NULL:
+   * "dpp". Other devices ignore it. */
+  const char *amdgpu_shuffles;
 } xs_compile_options_t;
 
 static inline void xs_compile_options_init(xs_compile_options_t *options) {

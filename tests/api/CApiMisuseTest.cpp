@@ -170,6 +170,15 @@ TEST(CApiMisuseTest, BadOptionsAndArgumentsAreErrors) {
   negativeBlocks.block_elements = -1;
   expectError(xs_executable_compile(context.get(), module.get(), &negativeBlocks, &executable),
               XS_STATUS_INVALID_ARGUMENT);
+  xs_compile_options_t unknownShuffles;
+  xs_compile_options_init(&unknownShuffles);
+  unknownShuffles.amdgpu_shuffles = "swizzle";
+  message =
+      expectError(xs_executable_compile(context.get(), module.get(), &unknownShuffles, &executable),
+                  XS_STATUS_INVALID_ARGUMENT);
+  EXPECT_NE(message.find("amdgpu_shuffles is 'swizzle'; use \"dpp\", \"bpermute\" or NULL"),
+            std::string::npos)
+      << message;
   desc.struct_size = 0;
   expectError(xs_executable_input_desc(add.get(), 0, &desc), XS_STATUS_INVALID_ARGUMENT);
   expectError(xs_executable_output_desc(add.get(), 1, &desc), XS_STATUS_INVALID_ARGUMENT);

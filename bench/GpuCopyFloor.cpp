@@ -1,19 +1,19 @@
-#include "bench/CudaCopyFloor.h"
+#include "bench/GpuCopyFloor.h"
 
 #include <algorithm>
 #include <chrono>
 #include <vector>
 
+#include "bench/GpuDrivers.h"
 #include "ir/Diagnostics.h"
-#include "runtime/cuda/CudaGpuDriver.h"
 
 namespace xs::bench {
 
-absl::StatusOr<std::unique_ptr<CudaCopyFloor>> CudaCopyFloor::create(int ordinal, size_t bytes) {
-  XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
-  auto floor = std::make_unique<CudaCopyFloor>();
-  XS_ASSIGN_OR_RETURN(floor->context_,
-                      gpu::GpuContext::create(cuda::cudaGpuDriver(*driver), ordinal));
+absl::StatusOr<std::unique_ptr<GpuCopyFloor>> GpuCopyFloor::create(const DeviceSpec &device,
+                                                                   size_t bytes) {
+  XS_ASSIGN_OR_RETURN(std::shared_ptr<const gpu::GpuDriver> driver, gpuDriverOf(device));
+  auto floor = std::make_unique<GpuCopyFloor>();
+  XS_ASSIGN_OR_RETURN(floor->context_, gpu::GpuContext::create(driver, device.ordinal));
   floor->bytes_ = bytes;
   floor->source_ = floor->context_->deviceMemory()->allocate(static_cast<int64_t>(bytes));
   floor->destination_ = floor->context_->deviceMemory()->allocate(static_cast<int64_t>(bytes));
@@ -23,7 +23,7 @@ absl::StatusOr<std::unique_ptr<CudaCopyFloor>> CudaCopyFloor::create(int ordinal
   return floor;
 }
 
-absl::StatusOr<double> CudaCopyFloor::measure(int iters) {
+absl::StatusOr<double> GpuCopyFloor::measure(int iters) {
   gpu::GpuContext &ctx = *context_;
   XS_ASSIGN_OR_RETURN(gpu::GpuContext::CurrentScope current, ctx.makeCurrent());
   XS_ASSIGN_OR_RETURN(gpu::PooledStream stream, gpu::PooledStream::acquire(ctx));
