@@ -17,6 +17,7 @@
 
 #include "runtime/hip/HipDriver.h"
 #include "tests/api/RecordingHip.h"
+#include "tests/unit/ElfImage.h"
 
 // The entry points have the types the library's table declares, exactly:
 // UndefinedBehaviorSanitizer checks calls through function pointers.
@@ -33,17 +34,6 @@ RecordingHipState state;
 std::vector<std::string> functions; // handles are index + 1
 std::mutex mutex;
 thread_local int currentDevice = 0;
-
-/// The size of an ELF image from its header (lld writes the section headers
-/// last): hipModuleLoadData takes the image without its size.
-size_t elfSize(const char *image) {
-  uint64_t sectionHeaders = 0;
-  uint16_t entrySize = 0, entries = 0;
-  std::memcpy(&sectionHeaders, image + 0x28, 8);
-  std::memcpy(&entrySize, image + 0x3A, 2);
-  std::memcpy(&entries, image + 0x3C, 2);
-  return sectionHeaders + size_t{entrySize} * entries;
-}
 
 } // namespace
 
@@ -101,7 +91,7 @@ EXPORT hipError_t hipDeviceReset() { return 0; }
 EXPORT hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   std::lock_guard<std::mutex> lock(mutex);
   const char *bytes = static_cast<const char *>(image);
-  state.codeObjects.emplace_back(bytes, elfSize(bytes));
+  state.codeObjects.emplace_back(bytes, xs::testing::elfImageSize(bytes));
   *module = reinterpret_cast<hipModule_t>(state.codeObjects.size());
   return 0;
 }

@@ -21,6 +21,7 @@
 #include "runtime/Executable.h"
 #include "runtime/HostPlanExecution.h"
 #include "runtime/hip/HipDevice.h"
+#include "tests/unit/ElfImage.h"
 #include "tests/unit/RecordingRocblas.h"
 #include "transforms/Pass.h"
 #include "gtest/gtest.h"
@@ -61,17 +62,6 @@ struct RecordingGpu {
 RecordingGpu *gpu = nullptr;
 
 constexpr int kStaticLds = 128;
-
-/// The size of an ELF image from its header (lld writes the section headers
-/// last): hipModuleLoadData takes the image without its size.
-size_t elfSize(const char *image) {
-  uint64_t sectionHeaders = 0;
-  uint16_t entrySize = 0, entries = 0;
-  std::memcpy(&sectionHeaders, image + 0x28, 8);
-  std::memcpy(&entrySize, image + 0x3A, 2);
-  std::memcpy(&entries, image + 0x3C, 2);
-  return sectionHeaders + size_t{entrySize} * entries;
-}
 
 hipError_t deviceCount(int *count) {
   *count = gpu->devices;
@@ -125,7 +115,7 @@ hipError_t moduleLoad(hipModule_t *module, const void *image) {
   const char *bytes = static_cast<const char *>(image);
   EXPECT_EQ(std::string(bytes, 4), "\x7f"
                                    "ELF");
-  gpu->modules.emplace_back(bytes, elfSize(bytes));
+  gpu->modules.emplace_back(bytes, xs::testing::elfImageSize(bytes));
   *module = reinterpret_cast<hipModule_t>(gpu->modules.size());
   return 0;
 }
