@@ -1,5 +1,6 @@
 #include "backends/amdgpu/AmdgpuSimulation.h"
 
+#include "backends/amdgpu/AmdgpuLaneOps.h"
 #include "backends/x86/SimtSimulation.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 
@@ -28,22 +29,21 @@ llvm::Value *quadPermSource(llvm::IRBuilder<> &b, llvm::Value *lane, int64_t con
 /// another.
 llvm::Value *dppSource(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, llvm::Value *lane) {
   int64_t control = constantOperand(call, 2);
-  if (constantOperand(call, 3) != 0xF || constantOperand(call, 4) != 0xF)
+  if (constantOperand(call, 3) != amdgpu::kDppAllRows ||
+      constantOperand(call, 4) != amdgpu::kDppAllBanks)
     return nullptr;
-  if (control >= 0 && control <= 0xFF)
+  if (control >= 0 && control <= amdgpu::kDppQuadPermLast)
     return quadPermSource(b, lane, control);
-  if (control == 0x140) // row_mirror: lane 15 - i of its row of 16
+  if (control == amdgpu::kDppRowMirror) // lane 15 - i of its row of 16
     return b.CreateXor(lane, 15);
-  if (control == 0x141) // row_half_mirror: lane 7 - i of its half-row
+  if (control == amdgpu::kDppRowHalfMirror) // lane 7 - i of its half-row
     return b.CreateXor(lane, 7);
   return nullptr;
 }
 
-/// The lane ds_swizzle's `pattern` makes `lane` read: bit mode ((lane &
-/// and) | or) ^ xor within each 32 lanes, or a quad permute.
+/// The lane ds_swizzle's bit-mode `pattern` makes `lane` read: ((lane &
+/// and) | or) ^ xor within each 32 lanes.
 llvm::Value *swizzleSource(llvm::IRBuilder<> &b, llvm::Value *lane, int64_t pattern) {
-  if ((pattern & 0x8000) != 0)
-    return quadPermSource(b, lane, pattern & 0xFF);
   uint32_t andMask = static_cast<uint32_t>(pattern) & 0x1F;
   uint32_t orMask = (static_cast<uint32_t>(pattern) >> 5) & 0x1F;
   uint32_t xorMask = (static_cast<uint32_t>(pattern) >> 10) & 0x1F;
@@ -99,7 +99,7 @@ bool lowerAmdgcnIntrinsic(llvm::IntrinsicInst *call, llvm::IRBuilder<> &b, const
   }
   case llvm::Intrinsic::amdgcn_ds_swizzle: {
     int64_t pattern = constantOperand(call, 1);
-    if (pattern < 0)
+    if (pattern < 0 || (pattern & amdgpu::kSwizzleQuadMode) != 0)
       return false;
     return readLane(call->getArgOperand(0),
                     swizzleSource(b, b.CreateTrunc(lane.laneId, i32), pattern));

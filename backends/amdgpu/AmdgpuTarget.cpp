@@ -1,9 +1,12 @@
 #include "backends/amdgpu/AmdgpuTarget.h"
 
+#include "backends/amdgpu/AmdgpuLaneOps.h"
 #include "ir/Diagnostics.h"
 #include "llvm/IR/IntrinsicsAMDGPU.h"
 
 namespace xs {
+
+using namespace amdgpu;
 
 namespace {
 
@@ -12,23 +15,6 @@ namespace {
 /// work-items).
 constexpr unsigned kWorkgroupSizeXOffset = 4;
 constexpr unsigned kGridSizeXOffset = 12;
-
-/// DPP controls (the AMDGPU ISA manuals' DPP_CTRL): quad_perm [1,0,3,2] and
-/// [2,3,0,1] (two bits per lane of the quad: the source lane), row_mirror,
-/// row_half_mirror; every row and bank written.
-constexpr int kDppQuadPermXor1 = 1 | 0 << 2 | 3 << 4 | 2 << 6;
-constexpr int kDppQuadPermXor2 = 2 | 3 << 2 | 0 << 4 | 1 << 6;
-constexpr int kDppRowMirror = 0x140;
-constexpr int kDppRowHalfMirror = 0x141;
-constexpr int kDppAllRows = 0xF;
-constexpr int kDppAllBanks = 0xF;
-/// ds_swizzle's bit mode (offset bit 15 clear): and-mask 0x1F (bits 0-4),
-/// or-mask 0 (bits 5-9), xor-mask 16 (bits 10-14), within each 32 lanes.
-constexpr int kSwizzleXor16 = 0x1F | 16 << 10;
-/// v_permlanex16's lane selects of lanes 0-7 and 8-15: each lane its own
-/// index.
-constexpr int32_t kPermlaneIdentityLow = 0x76543210;
-constexpr int32_t kPermlaneIdentityHigh = static_cast<int32_t>(0xFEDCBA98u);
 
 /// v_permlanex16 exists from gfx10 (RDNA) on: "gfx10xx", "gfx11xx", ...
 bool hasPermlaneX16(const std::string &arch) {
