@@ -407,7 +407,7 @@ int run(int argc, char **argv) {
   }
   std::string device = args->has("device") ? args->get("device") : "cpu";
   absl::StatusOr<DeviceSpec> spec = parseDeviceName(device);
-  if (device != "cpu" && (!spec.ok() || (spec->platform != "cuda" && spec->platform != "hip"))) {
+  if (device != "cpu" && (!spec.ok() || !isPresentGpu(*spec))) {
     std::fprintf(stderr,
                  "xstitch-bench-api: error: --device takes cpu, cuda[:N] or hip[:N], not '%s'\n",
                  device.c_str());

@@ -2,16 +2,17 @@
 
 #include "ir/Diagnostics.h"
 #include "runtime/cuda/CudaGpuDriver.h"
+#include "runtime/devices/DevicePlatform.h"
 #include "runtime/hip/HipGpuDriver.h"
 
 namespace xs::bench {
 
 absl::StatusOr<std::shared_ptr<const gpu::GpuDriver>> gpuDriverOf(const DeviceSpec &device) {
-  if (device.platform == "cuda") {
+  if (device.platform == cudaPlatform().name) {
     XS_ASSIGN_OR_RETURN(const cuda::CudaDriver *driver, cuda::CudaDriver::get());
     return cuda::cudaGpuDriver(*driver);
   }
-  if (device.platform == "hip") {
+  if (device.platform == hipPlatform().name) {
     XS_ASSIGN_OR_RETURN(const hip::HipDriver *driver, hip::HipDriver::get());
     return hip::hipGpuDriver(*driver);
   }
@@ -20,7 +21,7 @@ absl::StatusOr<std::shared_ptr<const gpu::GpuDriver>> gpuDriverOf(const DeviceSp
 }
 
 DLDeviceType dlpackDeviceTypeOf(const DeviceSpec &device) {
-  return device.platform == "hip" ? kDLROCM : kDLCUDA;
+  return device.platform == hipPlatform().name ? kDLROCM : kDLCUDA;
 }
 
 } // namespace xs::bench

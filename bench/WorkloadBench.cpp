@@ -28,6 +28,7 @@
 #include "driver/Compiler.h"
 #include "ir/Parser.h"
 #include "runtime/Tensor.h"
+#include "runtime/devices/DevicePlatform.h"
 #include "runtime/devices/Devices.h"
 #include "tools/LibraryRun.h"
 #include "tools/common/CommandLine.h"
@@ -231,8 +232,7 @@ int run(int argc, char **argv) {
 
   std::string device = args->get("device", "cpu");
   absl::StatusOr<DeviceSpec> parsedDevice = parseDeviceName(device);
-  const bool gpu =
-      parsedDevice.ok() && (parsedDevice->platform == "cuda" || parsedDevice->platform == "hip");
+  const bool gpu = parsedDevice.ok() && isPresentGpu(*parsedDevice);
   if (device != "cpu" && !gpu) {
     std::fprintf(
         stderr, "xstitch-bench-workloads: error: devices are cpu, cuda[:N] and hip[:N], not '%s'\n",
@@ -249,7 +249,7 @@ int run(int argc, char **argv) {
   }
   const bool specialized = args->has("specialized");
   const bool compareShuffles = shuffles == "compare";
-  if (compareShuffles && (!gpu || parsedDevice->platform != "hip")) {
+  if (compareShuffles && (!gpu || parsedDevice->platform != hipPlatform().name)) {
     std::fprintf(stderr, "xstitch-bench-workloads: error: --amdgpu-shuffles=compare times AMD GPU "
                          "code; pass --device=hip[:N]\n");
     return 2;

@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/devices/DevicePlatform.h"
 #include "runtime/devices/Devices.h"
 #include "tools/common/CommandLine.h"
 #include "tools/common/DifferentialCheck.h"
@@ -158,7 +159,8 @@ absl::StatusOr<FuzzConfig> parseConfig(const ParsedArgs &args) {
   if (args.has("device"))
     c.device = args.get("device");
   absl::StatusOr<DeviceSpec> device = parseDeviceName(c.device);
-  c.amdDevice = device.ok() && (device->platform == "hip" || device->platform == "amdgpu-sim");
+  c.amdDevice = device.ok() && (device->platform == hipPlatform().name ||
+                                device->platform == amdgpuSimulationPlatform().name);
   return c;
 }
 

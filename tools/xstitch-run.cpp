@@ -697,7 +697,7 @@ int run(int argc, char **argv) {
     runReport.p90Seconds = bench->p90Seconds;
     runReport.iters = bench->runs;
     runReport.bytesMoved = bytes;
-    out << formatBench(*bench, device, bytes, runReport.kernels, isCudaDeviceName(device));
+    out << formatBench(*bench, device, bytes, runReport.kernels, isPresentGpuName(device));
   } else {
     out << absl::StrFormat("time: %.3f ms (%s, one cold run: the first call, which allocates its "
                            "memory and finds its data outside the caches; --bench times warm "

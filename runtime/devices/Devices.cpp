@@ -18,9 +18,13 @@ absl::StatusOr<DeviceSpec> parseDeviceName(std::string_view name) {
       strCat("unknown device '", name, "'; devices are ", absl::StrJoin(syntaxes, ", ")));
 }
 
-bool isCudaDeviceName(std::string_view name) {
+bool isPresentGpu(const DeviceSpec &device) {
+  return device.platform == cudaPlatform().name || device.platform == hipPlatform().name;
+}
+
+bool isPresentGpuName(std::string_view name) {
   absl::StatusOr<DeviceSpec> device = parseDeviceName(name);
-  return device.ok() && device->platform == cudaPlatform().name;
+  return device.ok() && isPresentGpu(*device);
 }
 
 absl::StatusOr<std::shared_ptr<Executable>>

@@ -30,8 +30,11 @@ namespace xs {
 /// knows is an InvalidArgument error listing how names are written.
 absl::StatusOr<DeviceSpec> parseDeviceName(std::string_view name);
 
-/// Whether `name` names a CUDA device ("cuda", "cuda:N").
-bool isCudaDeviceName(std::string_view name);
+/// Whether `device` is a present GPU (cuda:N, hip:N), whose memory is not
+/// the host's.
+bool isPresentGpu(const DeviceSpec &device);
+/// Whether `name` names one.
+bool isPresentGpuName(std::string_view name);
 inline constexpr const char *kDefaultSimulatedTarget = "sm_90";
 inline constexpr const char *kDefaultSimulatedAmdTarget = "gfx942";
 inline constexpr const char *kPhaseLaunches = "phases";
