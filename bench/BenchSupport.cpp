@@ -70,21 +70,22 @@ CopyFloor::CopyFloor(size_t bytes, int threads)
 
 CopyFloor::~CopyFloor() = default;
 
-double CopyFloor::measure(int iters) {
+void CopyFloor::copy() {
   Buffers &b = *buffers_;
   constexpr size_t kChunk = 1 << 20;
   size_t chunks = (b.bytes + kChunk - 1) / kChunk;
-  double seconds = medianSeconds(
-      [&] {
-        b.arena.execute([&] {
-          tbb::parallel_for(size_t(0), chunks, [&](size_t c) {
-            size_t begin = c * kChunk, n = std::min(kChunk, b.bytes - begin);
-            std::memcpy(b.dst.get() + begin, b.src.get() + begin, n);
-          });
-        });
-      },
-      iters);
-  return 2.0 * static_cast<double>(b.bytes) / seconds;
+  b.arena.execute([&] {
+    tbb::parallel_for(size_t(0), chunks, [&](size_t c) {
+      size_t begin = c * kChunk, n = std::min(kChunk, b.bytes - begin);
+      std::memcpy(b.dst.get() + begin, b.src.get() + begin, n);
+    });
+  });
+}
+
+double CopyFloor::bytesMoved() const { return 2.0 * static_cast<double>(buffers_->bytes); }
+
+double CopyFloor::measure(int iters) {
+  return bytesMoved() / medianSeconds([&] { copy(); }, iters);
 }
 
 double measureCopyBandwidth(size_t bytes, int threads) {

@@ -1,11 +1,12 @@
 // xstitch-bench-ops: each large element-wise, broadcast and reduction op
 // alone, compiled for the CPU, as a fraction of the copy-bandwidth floor
-// measured in the same run. --data-checks instead times each op that
+// timed in turns with it. --data-checks instead times each op that
 // compiled code checks (indexed reads, integer division: HostPlan::checks)
 // with its checks and without, in turns. Usage:
-//   xstitch-bench-ops [--threads N] [--iters N] [--rows R] [--data-checks]
+//   xstitch-bench-ops [--threads N] [--iters N] [--rows R] [--filter TEXT] [--data-checks]
 // The table and the command that made it are recorded in docs/performance.md.
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_format.h"
 #include "bench/BenchSupport.h"
@@ -99,6 +101,7 @@ const std::vector<FlagSpec> kFlags = {
     {"threads", true, false, "N", "worker threads (default: all cores)"},
     {"iters", true, false, "N", "timed runs per case (default 20)"},
     {"rows", true, false, "R", "rows of every tensor (default 16384, 1024 columns)"},
+    {"filter", true, false, "TEXT", "only the ops whose name contains TEXT (e.g. cumsum)"},
     {"data-checks", false, false, "",
      "instead: each op with data checks compiled with them and without, timed in turns"},
     {"help", false, false, "", "show this help"},
@@ -127,7 +130,7 @@ std::vector<Tensor> makeInputs(const Function &f, const OpCase &c, int64_t rows,
 
 /// --data-checks: each op whose compiled code checks data, with the checks
 /// and without, run in turns in this process.
-int compareDataChecks(int threads, int iters, int64_t rows) {
+int compareDataChecks(int threads, int iters, int64_t rows, const std::string &filter) {
   std::printf("ops with data checks, rows %lld, %s threads, median of %d runs each, in turns\n\n",
               static_cast<long long>(rows), threads ? std::to_string(threads).c_str() : "all",
               iters);
@@ -135,6 +138,8 @@ int compareDataChecks(int threads, int iters, int64_t rows) {
       "| op | checks | with (ms) | without (ms) | with / without |\n|---|---:|---:|---:|---:|\n");
   std::mt19937_64 rng(1);
   for (const OpCase &c : kCases) {
+    if (!absl::StrContains(c.name, filter))
+      continue;
     absl::StatusOr<std::unique_ptr<Module>> module = parseModule(c.text, c.name);
     if (!module.ok() || !runPipeline(**module, defaultPipeline(), PipelineOptions{}).ok())
       return 3;
@@ -199,23 +204,38 @@ int run(int argc, char **argv) {
     return 2;
   }
 
+  std::string filter = args->has("filter") ? args->get("filter") : "";
+  if (!std::any_of(std::begin(kCases), std::end(kCases),
+                   [&](const OpCase &c) { return absl::StrContains(c.name, filter); })) {
+    std::fprintf(stderr, "xstitch-bench-ops: error: --filter=%s matches no op; the ops are:",
+                 filter.c_str());
+    for (const OpCase &c : kCases)
+      std::fprintf(stderr, " '%s'", c.name);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
   if (args->has("data-checks"))
-    return compareDataChecks(threads, iters, rows);
+    return compareDataChecks(threads, iters, rows, filter);
 
-  double floor = measureCopyBandwidth(size_t(512) << 20, threads);
-  std::printf("copy bandwidth floor (512 MiB parallel copy, read + write): %.1f GB/s\n",
-              floor / 1e9);
-  std::printf("rows %lld x 1024 columns, f32, %s threads, median of %d runs\n\n",
+  // The floor is timed in turns with each op: on a machine whose bandwidth
+  // drifts over seconds (a VM), a floor measured once misjudges later ops.
+  CopyFloor copy(size_t(512) << 20, threads);
+  std::printf("copy bandwidth floor: a 512 MiB parallel copy (read + write) timed in turns with "
+              "each op\n");
+  std::printf("rows %lld x 1024 columns, f32, %s threads, median of %d runs each\n\n",
               static_cast<long long>(rows), threads ? std::to_string(threads).c_str() : "all",
               iters);
-  std::printf("| op | bytes moved | time (ms) | GB/s | fraction of floor | kernels |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|\n");
+  std::printf("| op | bytes moved | time (ms) | GB/s | floor (GB/s) | fraction of floor | kernels "
+              "|\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
 
   CompileOptions options;
   options.fusion = false;
   options.threads = threads;
   std::mt19937_64 rng(1);
   for (const OpCase &c : kCases) {
+    if (!absl::StrContains(c.name, filter))
+      continue;
     absl::StatusOr<std::unique_ptr<Module>> module = parseModule(c.text, c.name);
     if (!module.ok()) {
       std::fprintf(stderr, "%s\n", std::string(module.status().message()).c_str());
@@ -247,10 +267,21 @@ int run(int argc, char **argv) {
     for (const FunctionResult &r : f.results())
       bytes += static_cast<double>(*r.value->type().numElements().evaluate(dims) *
                                    elementByteSize(r.value->type().elementType()));
-    double seconds = medianSeconds([&] { (void)(*exe)->timeViews(views, nullptr); }, iters);
-    double bandwidth = bytes / seconds;
-    std::printf("| %s | %.0f MiB | %.3f | %.1f | %.2f | %d |\n", c.name, bytes / (1 << 20),
-                seconds * 1e3, bandwidth / 1e9, bandwidth / floor, (*exe)->kernelCount());
+    TurnMedians medians = medianSecondsInTurns({[&] {
+                                                  (void)(*exe)->timeViews(views, nullptr);
+                                                  return 0.0;
+                                                },
+                                                [&] {
+                                                  copy.copy();
+                                                  return 0.0;
+                                                }},
+                                               iters);
+    double seconds = medians.seconds[0];
+    double bandwidth = bytes / seconds, floor = copy.bytesMoved() / medians.seconds[1];
+    std::printf("| %s | %.0f MiB | %.3f | %.1f | %.1f | %.2f | %d |\n", c.name, bytes / (1 << 20),
+                seconds * 1e3, bandwidth / 1e9, floor / 1e9, bandwidth / floor,
+                (*exe)->kernelCount());
+    std::fflush(stdout);
   }
   return 0;
 }

@@ -92,6 +92,11 @@ struct OpInfo {
   std::span<const AttrSpec> attrs;
 
   bool hasFlag(OpFlags f) const { return (flags & f) != 0; }
+  /// Light or expensive element-wise: each result element from the operands'
+  /// elements at the same index.
+  bool isElementwise() const {
+    return category == OpCategory::LightElementwise || category == OpCategory::ExpensiveElementwise;
+  }
   /// The attribute spec named `name`, or nullptr.
   const AttrSpec *findAttr(std::string_view name) const;
 };

@@ -34,11 +34,6 @@ std::optional<int64_t> staticElementCount(const TensorType &type) {
   return count;
 }
 
-bool isElementwise(const Operation &op) {
-  OpCategory c = op.info().category;
-  return c == OpCategory::LightElementwise || c == OpCategory::ExpensiveElementwise;
-}
-
 /// Ops that only move elements, so a splat operand gives a splat result.
 bool movesElements(const Operation &op) {
   switch (op.kind()) {
@@ -175,7 +170,7 @@ std::optional<LiteralValue> fold(const Operation &op) {
       return std::nullopt;
   if (std::optional<LiteralValue> literal = foldStatic(op))
     return literal;
-  if (isElementwise(op))
+  if (op.info().isElementwise())
     return foldSplatElementwise(op);
   if (movesElements(op))
     return splatLiteral(op.operand(0));

@@ -40,11 +40,6 @@ Value *unitReshapeSource(const Function &function, const Value &value) {
   return def->operand(0);
 }
 
-bool isElementwise(const Operation &op) {
-  OpCategory c = op.info().category;
-  return c == OpCategory::LightElementwise || c == OpCategory::ExpensiveElementwise;
-}
-
 /// broadcast(reshape(v)) -> broadcast(v) with the dims mapping composed.
 absl::StatusOr<Value *> foldIntoBroadcast(Function &function, Operation &op) {
   Value *source = unitReshapeSource(function, *op.operand(0));
@@ -119,7 +114,7 @@ absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
       return foldIntoBroadcast(f, op);
     if (op.kind() == OpKind::Reshape)
       return composeReshapes(f, op);
-    if (isElementwise(op))
+    if (op.info().isElementwise())
       return sinkBelow(f, op);
     return nullptr;
   });

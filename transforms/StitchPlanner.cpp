@@ -203,9 +203,7 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
   std::function<bool(const Value *, size_t)> value;
   std::function<bool(const Operation &, size_t)> operation = [&](const Operation &op,
                                                                  size_t prefix) {
-    OpCategory category = op.info().category;
-    bool elementwise =
-        category == OpCategory::LightElementwise || category == OpCategory::ExpensiveElementwise;
+    bool elementwise = op.info().isElementwise();
     for (size_t i = 0; i < op.operands().size(); ++i) {
       const Value *operand = op.operand(static_cast<int>(i));
       size_t kept = 0;

@@ -1,14 +1,12 @@
 #include "backends/common/ElementGenerator.h"
 
-#include "backends/common/KernelABI.h"
-
 #include <algorithm>
 
-#include "backends/common/MathFunctions.h"
-
+#include "absl/container/flat_hash_set.h"
 #include "backends/common/GroupEmitter.h"
 #include "backends/common/KernelABI.h"
 #include "backends/common/LoopBuilder.h"
+#include "backends/common/MathFunctions.h"
 #include "backends/common/ScalarOps.h"
 #include "backends/common/TypeLowering.h"
 #include "ir/Diagnostics.h"
@@ -44,6 +42,30 @@ std::optional<ElementGenerator::Storage> ElementGenerator::storageOf(const Value
   if (value->isParam())
     return Storage{ctx_.buffers[static_cast<size_t>(value->paramIndex())], nullptr};
   return std::nullopt;
+}
+
+std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) const {
+  std::vector<const Value *> reads;
+  absl::flat_hash_set<const Value *> seen;
+  std::vector<const Value *> pending{value};
+  while (!pending.empty()) {
+    const Value *v = pending.back();
+    pending.pop_back();
+    if (!seen.insert(v).second)
+      continue;
+    if (std::optional<Storage> storage = storageOf(v)) {
+      if (storage->origin == nullptr)
+        reads.push_back(v);
+      continue;
+    }
+    const Operation &op = *v->definingOp();
+    if (!op.info().isElementwise())
+      continue;
+    for (const Value *operand : op.operands())
+      if (operand->type().shape() == v->type().shape())
+        pending.push_back(operand);
+  }
+  return reads;
 }
 
 llvm::Value *ElementGenerator::load(const Value *value, const Storage &storage,

@@ -82,6 +82,12 @@ public:
     std::optional<Storage> storage = storageOf(value);
     return storage && storage->origin == nullptr ? storage->base : nullptr;
   }
+  /// The tensors in global memory (parameters and values materialized
+  /// whole) that `value`'s element at an index reads at that same index, as
+  /// far as element-wise ops reach: what a walk can prefetch ahead of
+  /// itself. Other reads (broadcast, moved or gathered elements, block
+  /// tiles) are left out.
+  std::vector<const Value *> sameIndexReads(const Value *value) const;
   /// Recomputes `value` again (its block buffer is gone).
   void forget(const Value *value) { materialized_.erase(value); }
 

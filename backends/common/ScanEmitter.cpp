@@ -5,8 +5,8 @@
 // one after another, each in chunks whose running sums are taken in vector
 // registers (walkChunked); lines down another dim in chunks of adjacent
 // columns, advancing the whole chunk one step along the scanned dim at a
-// time (a vector of states, contiguous loads and stores). Either way each
-// element is read and written once.
+// time (a vector of states, contiguous loads and stores; the chunk some
+// steps ahead prefetched). Either way each element is read and written once.
 
 #include <algorithm>
 #include <array>
@@ -32,6 +32,13 @@ constexpr int64_t kScanChunkColumns = 256;
 /// CPUs: the elements of a line summed in vector registers at a time (a
 /// multiple of every vector's lanes).
 constexpr int64_t kScanChunk = 64;
+/// CPUs, lines down another dim: how far ahead of the walk a tensor it
+/// reads is prefetched, in bytes of its chunks (16 steps of f32 chunks).
+/// Each step reads a chunk from another page, and the hardware prefetchers
+/// stay within a page: without the prefetch a scan down f32[16384, 1024]
+/// ran at about half the copy floor (docs/performance.md).
+constexpr int64_t kScanPrefetchBytes = 16 << 10;
+constexpr int64_t kCacheLineBytes = 64;
 
 /// What one scan op accumulates: f32 and f64 sums in f64 (as the
 /// interpreter and PyTorch's CPU cumsum do, so that long lines do not drift
@@ -253,11 +260,44 @@ private:
     ctx_.target.annotateRowLoop(chunks.latch);
   }
 
+  /// Prefetches the chunk `width` columns from `chunk` of the line at
+  /// `lineStart`, some steps after step `k`, of each tensor in `reads`
+  /// (ElementGenerator::sameIndexReads); near the line's end its last step.
+  void prefetchAhead(const std::vector<const Value *> &reads, llvm::Value *k,
+                     llvm::Value *lineStart, llvm::Value *chunk, llvm::Value *width) {
+    llvm::Value *lastStep = b_.CreateSub(length_, b_.getInt64(1));
+    for (const Value *read : reads) {
+      int64_t bytes = elementByteSize(read->type().elementType());
+      int64_t steps = std::max<int64_t>(2, kScanPrefetchBytes / (kScanChunkColumns * bytes));
+      llvm::Value *ahead = stepIndex(emitMin(b_, b_.CreateAdd(k, b_.getInt64(steps)), lastStep));
+      llvm::Value *first =
+          b_.CreateAdd(b_.CreateAdd(lineStart, b_.CreateMul(ahead, inner_)), chunk);
+      llvm::Value *start = b_.CreateGEP(b_.getInt8Ty(), gen_.wholeTensorBase(read),
+                                        b_.CreateMul(first, b_.getInt64(bytes)));
+      // Every cache line the chunk touches, wherever it starts in one (a
+      // prefetch past the tensor's end is harmless: it never faults).
+      llvm::Value *end =
+          b_.CreateAdd(b_.CreateMul(width, b_.getInt64(bytes)), b_.getInt64(kCacheLineBytes));
+      LoopResult cacheLines = emitStridedLoop(
+          b_, b_.getInt64(0), end, b_.getInt64(kCacheLineBytes), {},
+          [&](llvm::Value *offset, llvm::ArrayRef<llvm::Value *>) {
+            llvm::Value *address = b_.CreateGEP(b_.getInt8Ty(), start, offset);
+            // A read, into every cache level.
+            b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                               {address, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+            return std::vector<llvm::Value *>{};
+          },
+          "scan.prefetch");
+      ctx_.target.annotateRowLoop(cacheLines.latch);
+    }
+  }
+
   /// CPUs, lines down a dim other than the last: for each outer index,
   /// chunks of kScanChunkColumns adjacent columns of the block's, each
   /// chunk's states in a stack array advanced together one step along the
-  /// scanned dim at a time.
+  /// scanned dim at a time, prefetching the tensors it reads ahead.
   void walkChunks(const BlockLines &lines) {
+    std::vector<const Value *> reads = gen_.sameIndexReads(op_.operand(0));
     llvm::Value *columnEnd = lines.columnEnd;
     llvm::Value *states = kernelStackArray(b_, sum_.state, kScanChunkColumns, "scan.states");
     auto stateAt = [&](llvm::Value *c) { return b_.CreateInBoundsGEP(sum_.state, states, {c}); };
@@ -286,6 +326,7 @@ private:
                     [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
                       llvm::Value *j = stepIndex(k);
                       llvm::Value *rowStart = b_.CreateAdd(lineStart, b_.CreateMul(j, inner_));
+                      prefetchAhead(reads, k, lineStart, chunk, width);
                       LoopResult columns = emitLoop(
                           b_, b_.getInt64(0), width, {},
                           [&](llvm::Value *c, llvm::ArrayRef<llvm::Value *>) {
