@@ -19,8 +19,8 @@ from collections import namedtuple
 
 from . import _dlpack
 from ._library import Error, check, lib, library_path, new
-from ._library import (BundleOptions, CompileInfo, CompileOptions, ContextOptions, ModuleOptions,
-                       RunArgs, Stats, TensorDesc)
+from ._library import (PROGRESS, BundleOptions, CompileInfo, CompileOptions, ContextOptions,
+                       ModuleOptions, RunArgs, Stats, TensorDesc)
 
 __all__ = ["compile", "Context", "Executable", "Tensor", "TensorInfo", "Error", "stats",
            "version", "library_path"]
@@ -102,14 +102,29 @@ def _module(model):
 
 
 def compile(model, device="cpu", function=None, disable_fusion=False, keep_denormals=False,
-            context=None, specialize=None):
+            context=None, specialize=None, sync_launches=False, progress=None,
+            amdgpu_shuffles=None):
     """Compiles `model` (a path to .onnx or .xs, text IR as a str, or the bytes of
     either) for `device`: "cpu", "cuda[:N]", "hip[:N]", "nvptx-sim[:sm_XX]" or "auto". A
     model compiled before with the same options comes from the compile cache.
     `specialize` ({"B": 8, ...}) compiles for those dims as constants (the
-    static-shape baseline); the executable then runs only at them."""
+    static-shape baseline); the executable then runs only at them.
+    `sync_launches` waits for each GPU kernel launch, so that a kernel that faults
+    is named in the error (for debugging). `progress` is called with each stage of
+    a compile that misses the caches ("planning", "generating code for 12
+    kernels", ...), on the calling thread. `amdgpu_shuffles` is how AMD GPU
+    reductions exchange lanes: "dpp" (the default) or "bpermute"."""
     ctx = _context(context)
     module = _module(model)
+    errors = []
+
+    def report(_, stage):
+        try:
+            progress(stage.decode())
+        except BaseException as e:  # raised again after the call: none crosses the C API
+            errors.append(e)
+
+    callback = PROGRESS(report) if progress is not None else PROGRESS()
     try:
         options = new(CompileOptions)
         options.device = device.encode()
@@ -118,12 +133,18 @@ def compile(model, device="cpu", function=None, disable_fusion=False, keep_denor
         options.keep_denormals = int(bool(keep_denormals))
         if specialize:
             options.specialize = ",".join(f"{k}={int(v)}" for k, v in specialize.items()).encode()
+        options.sync_launches = int(bool(sync_launches))
+        options.progress = callback
+        options.amdgpu_shuffles = amdgpu_shuffles.encode() if amdgpu_shuffles else None
         handle = ctypes.c_void_p()
         check(lib.xs_executable_compile(ctx._handle, module, ctypes.byref(options),
                                         ctypes.byref(handle)))
     finally:
         lib.xs_module_release(module)
-    return Executable(handle, ctx)
+    executable = Executable(handle, ctx)
+    if errors:
+        raise errors[0]
+    return executable
 
 
 def load_bundle(path, device=None, context=None):

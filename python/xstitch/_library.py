@@ -67,12 +67,18 @@ class ModuleOptions(ctypes.Structure):
                 ("source_name", ctypes.c_char_p)]
 
 
+# xs_compile_options_t's progress callback: (user_data, stage).
+PROGRESS = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p)
+
+
 class CompileOptions(ctypes.Structure):
     _fields_ = [("struct_size", ctypes.c_size_t), ("device", ctypes.c_char_p),
                 ("function", ctypes.c_char_p), ("disable_fusion", ctypes.c_int32),
                 ("keep_denormals", ctypes.c_int32), ("cpu", ctypes.c_char_p),
                 ("cpu_features", ctypes.c_char_p), ("block_elements", ctypes.c_int64),
-                ("streaming_store_bytes", ctypes.c_int64), ("specialize", ctypes.c_char_p)]
+                ("streaming_store_bytes", ctypes.c_int64), ("specialize", ctypes.c_char_p),
+                ("sync_launches", ctypes.c_int32), ("progress", PROGRESS),
+                ("progress_user_data", ctypes.c_void_p), ("amdgpu_shuffles", ctypes.c_char_p)]
 
 
 class Dim(ctypes.Structure):

@@ -169,6 +169,27 @@ class BindingTest(unittest.TestCase):
         with self.assertRaises(xstitch.Error):
             xstitch.compile(SCALED_SUM, device="tpu")
 
+    def test_compile_options_reach_the_compiler(self):
+        # Each text is new to this process, so the compiles miss the caches.
+        stages = []
+        exe = xstitch.compile("func @p(%x: f32[N]) -> (y: f32[N]) {\n  %y = exp %x\n"
+                              "  return %y\n}", progress=stages.append)
+        self.assertEqual(stages[0], "planning")
+        self.assertIn("generating code for 1 kernel", stages)
+        np.testing.assert_allclose(np.from_dlpack(exe(np.zeros(3, np.float32))[0]), np.ones(3))
+
+        def stop(stage):
+            raise KeyboardInterrupt(stage)
+        with self.assertRaises(KeyboardInterrupt):
+            xstitch.compile("func @p(%x: f32[N]) -> (y: f32[N]) {\n  %y = neg %x\n"
+                            "  return %y\n}", progress=stop)
+        with self.assertRaises(xstitch.Error) as caught:
+            xstitch.compile(SCALED_SUM, amdgpu_shuffles="swizzle")
+        self.assertIn("amdgpu_shuffles is 'swizzle'", str(caught.exception))
+        exe = xstitch.compile(SCALED_SUM, device="nvptx-sim", sync_launches=True)
+        y, s = exe(self.x, self.r, self.g)
+        np.testing.assert_allclose(np.from_dlpack(s), self.x.sum(axis=1), rtol=1e-5)
+
     def test_the_compile_cache_counts(self):
         before = xstitch.stats()
         xstitch.compile(SCALED_SUM)
