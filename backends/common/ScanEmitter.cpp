@@ -38,7 +38,6 @@ constexpr int64_t kScanChunk = 64;
 /// stay within a page: without the prefetch a scan down f32[16384, 1024]
 /// ran at about half the copy floor (docs/performance.md).
 constexpr int64_t kScanPrefetchBytes = 16 << 10;
-constexpr int64_t kCacheLineBytes = 64;
 
 /// What one scan op accumulates: f32 and f64 sums in f64 (as the
 /// interpreter and PyTorch's CPU cumsum do, so that long lines do not drift
@@ -281,10 +280,7 @@ private:
       LoopResult cacheLines = emitStridedLoop(
           b_, b_.getInt64(0), end, b_.getInt64(kCacheLineBytes), {},
           [&](llvm::Value *offset, llvm::ArrayRef<llvm::Value *>) {
-            llvm::Value *address = b_.CreateGEP(b_.getInt8Ty(), start, offset);
-            // A read, into every cache level.
-            b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
-                               {address, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+            emitPrefetch(b_, b_.CreateGEP(b_.getInt8Ty(), start, offset));
             return std::vector<llvm::Value *>{};
           },
           "scan.prefetch");

@@ -61,6 +61,11 @@ llvm::Value *loadElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *ba
   }
 }
 
+void emitPrefetch(llvm::IRBuilder<> &b, llvm::Value *address) {
+  b.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                    {address, b.getInt32(0), b.getInt32(3), b.getInt32(1)});
+}
+
 void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, llvm::Value *base,
                   llvm::Value *index, BFloatRounding rounding) {
   llvm::Type *storage = storageType(b.getContext(), type);

@@ -36,6 +36,13 @@ enum class BFloatRounding { Integer, Native };
 void storeElement(llvm::IRBuilder<> &b, ElementType type, llvm::Value *value, llvm::Value *base,
                   llvm::Value *index, BFloatRounding rounding);
 
+/// CPUs' cache line: what one prefetch brings in.
+constexpr int64_t kCacheLineBytes = 64;
+/// Prefetches the cache line at `address` for reading, into every cache
+/// level. A prefetch never faults, so `address` may lie past a tensor's end
+/// (computed without inbounds).
+void emitPrefetch(llvm::IRBuilder<> &b, llvm::Value *address);
+
 /// A compute-type constant from a number as the interpreter holds it: floats
 /// as double (rounded once to `type`), integers and i1 as int64 (wrapped).
 llvm::Constant *floatConstant(llvm::LLVMContext &context, ElementType type, double value);

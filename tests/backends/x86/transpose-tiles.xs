@@ -1,8 +1,9 @@
 // Transposes of the last two dims (or of a dim moved last past the dims after
 // it, collapsed: K^T of [B, S, H, D]) move V x V tiles through registers: V
 // vector loads, shuffles, V vector stores (no gathers), with the element
-// loop behind a branch for dims that are not multiples of V; optimized, the
-// stores of a large result become streaming stores. Checked against the
+// loop behind a branch for dims that are not multiples of V; the V input
+// rows the next step reads are prefetched; optimized, the stores of a large
+// result become streaming stores. Checked against the
 // interpreter at shapes that take each path, batched, and at 16 and 64 bits.
 // RUN: %xstitch-run %s --function=t2d --emit=llvm-unopt --cpu=x86-64-v3 | FileCheck %s
 // RUN: %xstitch-run %s --function=t2d --emit=llvm --cpu=x86-64-v3 --streaming-stores=1 | FileCheck %s --check-prefix=STREAM
@@ -24,6 +25,10 @@
 // CHECK: tile.col.body:
 // CHECK: tile.row.body:
 // CHECK-COUNT-8: load <8 x float>
+// The next step's 8 input rows, at the columns this one reads: a prefetch
+// each (32 bytes of a row, within one cache line).
+// CHECK-COUNT-8: call void @llvm.prefetch.p0(ptr {{%[0-9]+}}, i32 0, i32 3, i32 1)
+// CHECK-NOT: llvm.prefetch
 // CHECK: shufflevector <8 x float>
 // CHECK-COUNT-8: store <8 x float>
 // STREAM-LABEL: define void @k0_transpose
