@@ -7,6 +7,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_join.h"
 #include "frontend/onnx/ImportContext.h"
+#include "frontend/onnx/MappedModel.h"
 #include "frontend/onnx/OnnxTensor.h"
 #include "frontend/onnx/OpImporters.h"
 #include "ir/Diagnostics.h"
@@ -162,9 +163,11 @@ absl::flat_hash_set<std::string> shapeDemandedValues(const onnx::GraphProto &gra
 
 class GraphImporter {
 public:
-  /// Takes the model's weights out of `model` as it imports them.
-  GraphImporter(onnx::ModelProto &model, std::string file, const OnnxImportOptions &options)
-      : model_(model), file_(std::move(file)), options_(options) {}
+  /// Takes the model's weights out of `model` as it imports them; `raw`
+  /// holds those kept out of it (MappedModel).
+  GraphImporter(onnx::ModelProto &model, std::string file, const OnnxImportOptions &options,
+                const RawInitializers &raw)
+      : model_(model), file_(std::move(file)), options_(options), raw_(raw) {}
 
   absl::StatusOr<OnnxImport> run() {
     absl::StatusOr<int> opset = defaultOpset(model_, file_);
@@ -208,14 +211,20 @@ public:
           if (dim.has_dim_param() && !dim.dim_param().empty())
             result.dimParams.emplace(onnxDimSymbol(dim.dim_param()), dim.dim_param());
     }
-    for (onnx::TensorProto &init : *model_.mutable_graph()->mutable_initializer()) {
+    for (int i = 0; i < graph.initializer_size(); ++i) {
+      onnx::TensorProto &init = *model_.mutable_graph()->mutable_initializer(i);
       if (inputNames.contains(init.name()))
         continue;
+      std::optional<std::string_view> raw = static_cast<size_t>(i) < raw_.bytes.size()
+                                                ? raw_.bytes[static_cast<size_t>(i)]
+                                                : std::nullopt;
       ImportContext context(state_, onnx::NodeProto(), -1, *opset);
       absl::StatusOr<Value *> c;
       std::string what = strCat("initializer '", init.name(), "'");
       context.setOrigin(what);
       if (elementCount(init) <= kMaxKnownInitializerElements) {
+        if (raw)
+          init.set_raw_data(std::string(*raw));
         absl::StatusOr<HostTensor> tensor = hostTensorFromOnnx(init, what);
         if (!tensor.ok())
           return locate(tensor.status());
@@ -223,10 +232,12 @@ public:
       } else {
         // Weights: stored once at their width; the protobuf's copy goes now.
         absl::StatusOr<std::shared_ptr<const DenseElements>> elements =
-            denseElementsFromOnnx(init, what);
+            denseElementsFromOnnx(init, what, raw);
         if (!elements.ok())
           return locate(elements.status());
         std::string().swap(*init.mutable_raw_data()); // frees it; clear() keeps the capacity
+        if (raw && raw_.release)
+          raw_.release(*raw);
         c = context.constant(std::vector<int64_t>(init.dims().begin(), init.dims().end()),
                              *std::move(elements));
       }
@@ -340,6 +351,7 @@ private:
   onnx::ModelProto &model_;
   std::string file_;
   const OnnxImportOptions &options_;
+  const RawInitializers &raw_;
   GraphState state_;
 };
 
@@ -349,7 +361,8 @@ namespace {
 
 absl::StatusOr<OnnxImport> importOnnxModel(absl::StatusOr<onnx::ModelProto> model,
                                            const std::string &fileName,
-                                           const OnnxImportOptions &options) {
+                                           const OnnxImportOptions &options,
+                                           const RawInitializers &raw = {}) {
   if (!model.ok())
     return model.status();
   if (absl::StatusOr<int> opset = defaultOpset(*model, fileName); !opset.ok())
@@ -360,7 +373,7 @@ absl::StatusOr<OnnxImport> importOnnxModel(absl::StatusOr<onnx::ModelProto> mode
     return absl::InvalidArgumentError(
         strCat(fileName, ": error: the ONNX checker rejects the model: ", e.what()));
   }
-  return GraphImporter(*model, fileName, options).run();
+  return GraphImporter(*model, fileName, options, raw).run();
 }
 
 } // namespace
@@ -373,8 +386,12 @@ absl::StatusOr<OnnxImport> importOnnxBytes(const std::string &bytes, const std::
 absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path, const OnnxImportOptions &options,
                                           const std::string &sourceName) {
   const std::string &file = sourceName.empty() ? path : sourceName;
-  // Parsed straight from the file: the model's bytes are in memory once, in
-  // the protobuf, and the importer takes the weights out of it.
+  // The file mapped, the large initializers' bytes left in the mapping until
+  // each is copied into its weights' storage.
+  if (std::optional<MappedModel> mapped = readMappedModel(path))
+    return importOnnxModel(std::move(mapped->model), file, options, mapped->raw);
+  // Else parsed by protobuf straight from the file (the importer takes the
+  // weights out of it), which names what is wrong with a malformed one.
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return absl::NotFoundError(strCat(path, ": error: cannot open the file"));

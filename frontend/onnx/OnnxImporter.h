@@ -53,7 +53,8 @@ struct OnnxImport {
 /// Imports the model in `path`. A file that is not an ONNX model, an opset
 /// newer than 17, or an operator, attribute or type xstitch does not import
 /// is an error naming the file (and the node), or `sourceName` when given.
-/// The file is parsed as it is read: its bytes are in memory once.
+/// The file is mapped and its weights' bytes copied once, from the mapping
+/// into their storage (MappedModel.h).
 absl::StatusOr<OnnxImport> importOnnxFile(const std::string &path,
                                           const OnnxImportOptions &options = {},
                                           const std::string &sourceName = "");

@@ -245,19 +245,27 @@ onnx::TensorProto onnxFromHostTensor(const HostTensor &tensor, const std::string
 }
 
 absl::StatusOr<std::shared_ptr<const DenseElements>>
-denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what) {
+denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what,
+                      std::optional<std::string_view> raw) {
   absl::StatusOr<ElementType> type = elementTypeFromOnnx(tensor.data_type());
   if (!type.ok())
     return absl::UnimplementedError(strCat(what, ": ", type.status().message()));
   // Raw data is little-endian in the element's width, as DenseElements
   // stores it: one copy. Booleans are normalized through the general path.
-  if (tensor.has_raw_data() && *type != ElementType::I1) {
+  std::string_view bytes = raw ? *raw : std::string_view(tensor.raw_data());
+  if ((raw || tensor.has_raw_data()) && *type != ElementType::I1) {
     XS_ASSIGN_OR_RETURN(int64_t n, checkedElementCount(tensor, what));
-    int64_t bytes = n * elementByteSize(*type);
-    if (static_cast<int64_t>(tensor.raw_data().size()) != bytes)
-      return absl::InvalidArgumentError(strCat(what, " has ", tensor.raw_data().size(),
-                                               " bytes of data but its shape needs ", bytes));
-    return DenseElements::copyOf(*type, n, tensor.raw_data().data());
+    int64_t needed = n * elementByteSize(*type);
+    if (static_cast<int64_t>(bytes.size()) != needed)
+      return absl::InvalidArgumentError(
+          strCat(what, " has ", bytes.size(), " bytes of data but its shape needs ", needed));
+    return DenseElements::copyOf(*type, n, bytes.data());
+  }
+  if (raw) {
+    onnx::TensorProto withData = tensor;
+    withData.set_raw_data(std::string(*raw));
+    XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(withData, what));
+    return DenseElements::fromHostTensor(t);
   }
   XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(tensor, what));
   return DenseElements::fromHostTensor(t);

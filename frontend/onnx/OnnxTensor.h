@@ -6,6 +6,7 @@
 // complex numbers, 16-bit and wide unsigned integers) and external data are
 // errors that name the tensor.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -24,11 +25,13 @@ std::string onnxTypeName(int32_t dataType);
 /// The tensor's elements; `what` names it in errors ("initializer 'w'").
 absl::StatusOr<HostTensor> hostTensorFromOnnx(const onnx::TensorProto &tensor,
                                               std::string_view what);
-/// The tensor as a TensorProto (raw little-endian data).
 /// The tensor's elements in their own width (model weights: copied once,
-/// not widened); errors as hostTensorFromOnnx.
+/// not widened); errors as hostTensorFromOnnx. `raw`, where given, is the
+/// tensor's raw data kept out of the proto (MappedModel).
 absl::StatusOr<std::shared_ptr<const DenseElements>>
-denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what);
+denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what,
+                      std::optional<std::string_view> raw = std::nullopt);
+/// The tensor as a TensorProto (raw little-endian data).
 onnx::TensorProto onnxFromHostTensor(const HostTensor &tensor, const std::string &name);
 
 } // namespace xs
