@@ -9,7 +9,6 @@
 // copied and mapped twice; docs/performance.md).
 
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>

@@ -261,13 +261,13 @@ denseElementsFromOnnx(const onnx::TensorProto &tensor, std::string_view what,
           strCat(what, " has ", bytes.size(), " bytes of data but its shape needs ", needed));
     return DenseElements::copyOf(*type, n, bytes.data());
   }
+  // The general path reads the proto: bytes kept out of it go back in.
+  onnx::TensorProto withData;
   if (raw) {
-    onnx::TensorProto withData = tensor;
+    withData = tensor;
     withData.set_raw_data(std::string(*raw));
-    XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(withData, what));
-    return DenseElements::fromHostTensor(t);
   }
-  XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(tensor, what));
+  XS_ASSIGN_OR_RETURN(HostTensor t, hostTensorFromOnnx(raw ? withData : tensor, what));
   return DenseElements::fromHostTensor(t);
 }
 

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -20,8 +19,10 @@
 namespace xs {
 namespace {
 
-/// y = (x + w) * s + b: w an f32[64, 512] weight in raw data (128 KiB), s a
-/// scalar in float_data, b an f32[512] bias in raw data (2 KiB).
+/// y = where(m, (x + w) * s, x + w) + b over f32[128, 512]: w a weight in raw
+/// data (256 KiB), s a scalar in float_data, b an f32[512] bias in raw data
+/// (2 KiB), m a bool[128, 512] mask in raw data (64 KiB: booleans take the
+/// importer's general path).
 onnx::ModelProto modelWithWeights() {
   onnx::ModelProto model;
   model.set_ir_version(8);
@@ -33,7 +34,7 @@ onnx::ModelProto modelWithWeights() {
     v->set_name(name);
     onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
     t->set_elem_type(onnx::TensorProto::FLOAT);
-    t->mutable_shape()->add_dim()->set_dim_param("R");
+    t->mutable_shape()->add_dim()->set_dim_value(128);
     t->mutable_shape()->add_dim()->set_dim_value(512);
   };
   addValue(graph->add_input(), "x");
@@ -52,12 +53,21 @@ onnx::ModelProto modelWithWeights() {
       values[i] = static_cast<float>(i % 251) * 0.25f - 7.0f;
     t->set_raw_data(values.data(), values.size() * sizeof(float));
   };
-  addRaw("w", {64, 512});
+  addRaw("w", {128, 512});
   onnx::TensorProto *s = graph->add_initializer();
   s->set_name("s");
   s->set_data_type(onnx::TensorProto::FLOAT);
   s->add_float_data(0.5f);
   addRaw("b", {512});
+  onnx::TensorProto *m = graph->add_initializer();
+  m->set_name("m");
+  m->set_data_type(onnx::TensorProto::BOOL);
+  m->add_dims(128);
+  m->add_dims(512);
+  std::string mask(128 * 512, '\0');
+  for (size_t i = 0; i < mask.size(); ++i)
+    mask[i] = static_cast<char>(i % 3 == 0);
+  m->set_raw_data(mask);
   auto addNode = [&](const char *type, const char *a, const char *b, const char *out) {
     onnx::NodeProto *node = graph->add_node();
     node->set_op_type(type);
@@ -67,7 +77,13 @@ onnx::ModelProto modelWithWeights() {
   };
   addNode("Add", "x", "w", "t");
   addNode("Mul", "t", "s", "u");
-  addNode("Add", "u", "b", "y");
+  onnx::NodeProto *where = graph->add_node();
+  where->set_op_type("Where");
+  where->add_input("m");
+  where->add_input("u");
+  where->add_input("t");
+  where->add_output("v");
+  addNode("Add", "v", "b", "y");
   return model;
 }
 
@@ -79,10 +95,10 @@ TEST(MappedModelTest, LargeRawDataStaysInTheBytes) {
       walkModelBytes(bytes, [&](std::string_view r) { released.push_back(r); });
   ASSERT_TRUE(mapped.has_value());
   const onnx::GraphProto &graph = mapped->model.graph();
-  ASSERT_EQ(graph.initializer_size(), 3);
-  ASSERT_EQ(mapped->raw.bytes.size(), 3u);
-  // w's 128 KiB are a view into the bytes, a zero byte in the proto; s and b
-  // (2 KiB) are in the proto.
+  ASSERT_EQ(graph.initializer_size(), 4);
+  ASSERT_EQ(mapped->raw.bytes.size(), 4u);
+  // w's 256 KiB and m's 64 KiB are views into the bytes, a zero byte each in
+  // the proto; s and b (2 KiB) are in the proto.
   ASSERT_TRUE(mapped->raw.bytes[0].has_value());
   EXPECT_GE(mapped->raw.bytes[0]->data(), bytes.data());
   EXPECT_LE(mapped->raw.bytes[0]->data() + mapped->raw.bytes[0]->size(),
@@ -91,10 +107,14 @@ TEST(MappedModelTest, LargeRawDataStaysInTheBytes) {
   EXPECT_EQ(graph.initializer(0).raw_data(), std::string(1, '\0'));
   EXPECT_FALSE(mapped->raw.bytes[1].has_value());
   EXPECT_FALSE(mapped->raw.bytes[2].has_value());
-  // With w's bytes put back it is protobuf's parse of the same bytes.
+  ASSERT_TRUE(mapped->raw.bytes[3].has_value());
+  EXPECT_EQ(*mapped->raw.bytes[3], original.graph().initializer(3).raw_data());
+  EXPECT_EQ(graph.initializer(3).raw_data(), std::string(1, '\0'));
+  // With their bytes put back it is protobuf's parse of the same bytes.
   onnx::ModelProto restored = mapped->model;
-  restored.mutable_graph()->mutable_initializer(0)->set_raw_data(
-      std::string(*mapped->raw.bytes[0]));
+  for (int i : {0, 3})
+    restored.mutable_graph()->mutable_initializer(i)->set_raw_data(
+        std::string(*mapped->raw.bytes[static_cast<size_t>(i)]));
   EXPECT_EQ(restored.SerializeAsString(), bytes);
   mapped->raw.release(*mapped->raw.bytes[0]);
   ASSERT_EQ(released.size(), 1u);
