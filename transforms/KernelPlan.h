@@ -108,8 +108,10 @@ struct ThreadMapping {
   /// rows gives each a warp of rowLanes lanes. The block's lanes form
   /// lanes / rowLanes row groups, group g taking rows g, g + groups, ...
   /// of the block's; a row's lanes split its columns and merge within their
-  /// warp. 1 (Generic): each lane takes whole results. 0: all the block's
-  /// lanes work on each row in turn.
+  /// warp. 1 (Generic): each lane takes whole results; (Scan) each lane
+  /// walks whole lines. A warp (Scan, a cumsum along the last dim): each
+  /// warp walks whole lines, a tile of adjacent elements at a time. 0: all
+  /// the block's lanes work on each row in turn.
   int64_t rowLanes = 0;
   int64_t vectorWidth = 1; // elements per lane access
 };

@@ -131,6 +131,13 @@ struct MappingContext {
     return productOf(result, dim + 1, result.size());
   }
   std::optional<int64_t> scanLinesPerRow() const { return scanInner().constantValue(); }
+  /// GPUs: a cumsum along its last dim walks each line with a warp, a tile
+  /// of adjacent elements at a time (coalesced), instead of a lane per line
+  /// (each lane reading a line of its own: as many cache lines a step as
+  /// lanes).
+  bool scanWarpPerLine() const {
+    return elementsPerLane > 0 && dominant->kind() == OpKind::CumSum && scanLinesPerRow() == 1;
+  }
 
   /// GPUs: the longest row one warp covers with elementsPerLane each.
   int64_t warpRowElements() const { return std::max<int64_t>(warpWidth, 1) * elementsPerLane; }
@@ -156,6 +163,9 @@ struct MappingContext {
       // Short reductions (a block packs several results): a lane per result.
       mapping.rowLanes = 1;
       mapping.lanes = std::clamp(roundUpInt(rowsPerBlock, warp), warp, lanes);
+    } else if (scanWarpPerLine()) {
+      mapping.rowLanes = warp;
+      mapping.lanes = std::clamp(warp * rowsPerBlock, warp, lanes);
     } else if (elementsPerLane > 0 && shape.kind == MappingKind::Scan) {
       // A lane per line: the block's lines are its rows times the lines of
       // a row (the elements after the scanned dim), all the lanes when
@@ -249,9 +259,12 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
     }
   }
   if (s.kind == MappingKind::Scan && ctx.elementsPerLane > 0) {
-    // GPUs: enough rows that every lane of a block has a line to walk.
+    // GPUs: enough rows that every lane (or warp) of a block has a line
+    // to walk.
     int64_t rpb = 1;
-    if (std::optional<int64_t> perRow = ctx.scanLinesPerRow(); perRow && *perRow > 0)
+    if (ctx.scanWarpPerLine())
+      rpb = std::max<int64_t>(ctx.lanes / std::max<int64_t>(ctx.warpWidth, 1), 1);
+    else if (std::optional<int64_t> perRow = ctx.scanLinesPerRow(); perRow && *perRow > 0)
       rpb = powerOfTwoAtLeast(ceilDivInt(ctx.lanes, *perRow));
     if (std::optional<int64_t> rows = s.rows.constantValue())
       rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));

@@ -49,13 +49,21 @@ void BlockLines::forEachLine(const std::function<void(const Line &)> &body) cons
   ElementGenerator &gen = group_.gen;
   KernelContext &ctx = gen.context();
   llvm::IRBuilder<> &b = ctx.b;
-  llvm::Value *lanes = ctx.target.laneCount(b);
-  bool oneLane = isSingleLane(lanes);
+  RowLanes lanes = rowLanesOf(ctx, group_.group.mapping);
+  llvm::Value *first = b.getInt64(0);
+  llvm::Value *step = nullptr;
+  if (lanes.packed && lanes.rowLanes > 1) {
+    first = lanes.group;
+    step = lanes.groups;
+  } else if (lanes.split) {
+    first = ctx.target.laneId(b);
+    step = ctx.target.laneCount(b);
+  }
   llvm::Value *width = emitMax(b, b.CreateSub(columnEnd, columnBegin), b.getInt64(0));
   llvm::Value *count = b.CreateMul(b.CreateSub(outerEnd, outerBegin), width);
   llvm::Value *divisor = emitMax(b, width, b.getInt64(1));
   LoopResult lineLoop = emitStridedLoop(
-      b, oneLane ? b.getInt64(0) : ctx.target.laneId(b), count, oneLane ? nullptr : lanes, {},
+      b, first, count, step, {},
       [&](llvm::Value *i, llvm::ArrayRef<llvm::Value *>) {
         Line line;
         line.outer = b.CreateAdd(outerBegin, b.CreateUDiv(i, divisor));

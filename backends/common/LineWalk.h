@@ -43,8 +43,10 @@ struct BlockLines {
   llvm::Value *columnBegin = nullptr, *columnEnd = nullptr;
 
   /// Calls `body` for each line: GPUs: lane l of the block takes lines l,
-  /// l + lanes, ... (adjacent lanes adjacent columns); CPUs: every line in
-  /// turn. The loop is a row loop (Target::annotateRowLoop).
+  /// l + lanes, ... (adjacent lanes adjacent columns), or where the mapping
+  /// packs a warp per line (ThreadMapping::rowLanes), warp w lines w,
+  /// w + warps, ...; CPUs: every line in turn. The loop is a row loop
+  /// (Target::annotateRowLoop).
   void forEachLine(const std::function<void(const Line &)> &body) const;
 
 private:

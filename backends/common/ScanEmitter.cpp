@@ -1,12 +1,13 @@
-// The Scan mapping (layout in GroupEmitter.h). GPUs: each line of the
-// block's rows walked in the scan's order by one lane, the running state in a
-// register; adjacent lanes take adjacent lines, so a scan down a dim other
-// than the last reads and writes coalesced. CPUs: lines along the last dim
-// one after another, each in chunks whose running sums are taken in vector
-// registers (walkChunked); lines down another dim in chunks of adjacent
-// columns, advancing the whole chunk one step along the scanned dim at a
-// time (a vector of states, contiguous loads and stores; the chunk some
-// steps ahead prefetched). Either way each element is read and written once.
+// The Scan mapping (layout in GroupEmitter.h). GPUs: a line along the last
+// dim walked by a warp, a tile of adjacent elements (a lane's each) at a
+// time: the tile's running sums by butterflies (Target::emitWarpScan), the
+// sum before the tile carried in every lane. Lines down another dim: each
+// walked in the scan's order by one lane, the running state in a register;
+// adjacent lanes take adjacent lines, so they read and write coalesced. CPUs: lines along the last
+// dim one after another, each in chunks whose running sums are taken in vector registers
+// (walkChunked); lines down another dim in chunks of adjacent columns, advancing the whole chunk
+// one step along the scanned dim at a time (a vector of states, contiguous loads and stores; the
+// chunk some steps ahead prefetched). Either way each element is read and written once.
 
 #include <algorithm>
 #include <array>
@@ -118,12 +119,17 @@ private:
   void walkLines(const BlockLines &lines) {
     bool oneLane = isSingleLane(ctx_.target.laneCount(b_));
     llvm::Value *buffer = oneLane ? chunkBuffer() : nullptr;
+    RowLanes lanes = rowLanesOf(ctx_, group_.group.mapping);
     lines.forEachLine([&](const Line &line) {
       auto at = [&](llvm::Value *j) {
         return std::pair{line.indexAt(j), line.positionAt(b_, j, length_, inner_)};
       };
       if (oneLane) {
         walkChunked(buffer, at);
+        return;
+      }
+      if (lanes.packed && lanes.rowLanes > 1) {
+        walkByWarp(lanes, at);
         return;
       }
       LoopResult walk = emitLoop(
@@ -136,6 +142,52 @@ private:
       // The state is a chain through the walk: nothing to vectorize.
       ctx_.target.annotateRowLoop(walk.latch);
     });
+  }
+
+  /// GPUs, one line (`at`: step j's index and position) walked by the
+  /// lanes of a warp, tile by tile of warp-many steps: lane l takes step
+  /// t + l of the tile at t; the tile's running sums come from the warp
+  /// scan and the sum before the tile, which every lane carries. Lanes past
+  /// the line's end add zero and store nothing, but take part in the
+  /// exchanges.
+  void walkByWarp(
+      const RowLanes &lanes,
+      const std::function<std::pair<std::vector<llvm::Value *>, llvm::Value *>(llvm::Value *j)>
+          &at) {
+    LoopResult tiles = emitStridedLoop(
+        b_, b_.getInt64(0), length_, lanes.width, {sum_.zero()},
+        [&](llvm::Value *tile, llvm::ArrayRef<llvm::Value *> before) {
+          llvm::Value *k = b_.CreateAdd(tile, lanes.lane, "scan.step");
+          llvm::Value *inLine = b_.CreateICmpSLT(k, length_);
+          llvm::Value *x = emitIfElse(
+              b_, inLine,
+              [&] {
+                auto [index, position] = at(stepIndex(k));
+                gen_.setElementPosition(shape_, index, position);
+                llvm::Value *element = sum_.widen(b_, gen_.emit(op_.operand(0), index));
+                gen_.clearElementPosition();
+                return element;
+              },
+              [&] { return sum_.zero(); });
+          WarpScan scan =
+              ctx_.target.emitWarpScan(b_, x, sum_.zero(), exclusive_,
+                                       [&](llvm::IRBuilder<> &b, llvm::Value *lhs,
+                                           llvm::Value *rhs) { return sum_.add(b, lhs, rhs); });
+          emitIfElseValues(
+              b_, inLine,
+              [&] {
+                auto [index, position] = at(stepIndex(k));
+                gen_.setElementPosition(shape_, index, position);
+                storeReduced(group_, sum_.result(b_, sum_.add(b_, before[0], scan.prefix)), index,
+                             position);
+                gen_.clearElementPosition();
+                return std::vector<llvm::Value *>{};
+              },
+              [] { return std::vector<llvm::Value *>{}; });
+          return std::vector<llvm::Value *>{sum_.add(b_, before[0], scan.total)};
+        },
+        "scan.tiles");
+    ctx_.target.annotateRowLoop(tiles.latch);
   }
 
   /// The lanes of the state type in one vector register of the target.

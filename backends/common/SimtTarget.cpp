@@ -281,6 +281,27 @@ std::vector<llvm::Value *> SimtTarget::emitWarpReduce(llvm::IRBuilder<> &b,
   return warpReduce(b, state.vec(), combine);
 }
 
+WarpScan SimtTarget::emitWarpScan(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *zero,
+                                  bool exclusive, const LaneAdd &add) {
+  // Butterflies from lane distance 1 up, each lane holding its prefix and
+  // its group's total: at distance d the lanes of the upper group of each
+  // aligned 2d add the lower group's total to their prefix, and both groups
+  // add the two totals (the same value in each: addition commutes). Only
+  // totals cross lanes, and before each step a group's lanes agree on
+  // theirs, so targets whose exchanges reach a mirrored lane of the partner
+  // group (butterfliesAscend) serve as well as exact xor partners.
+  const int warp = static_cast<int>(description_.warpWidth);
+  llvm::Value *lane = b.CreateAnd(laneId(b), b.getInt64(warp - 1), "warp.lane");
+  WarpScan scan{exclusive ? zero : value, value};
+  for (int distance = 1; distance < warp; distance *= 2) {
+    llvm::Value *partner = shuffleXor(b, scan.total, distance);
+    llvm::Value *upper = b.CreateICmpNE(b.CreateAnd(lane, b.getInt64(distance)), b.getInt64(0));
+    scan.prefix = b.CreateSelect(upper, add(b, partner, scan.prefix), scan.prefix);
+    scan.total = add(b, scan.total, partner);
+  }
+  return scan;
+}
+
 void SimtTarget::annotateInnerLoop(llvm::BranchInst *, int64_t, int64_t) {
   // Lanes are threads; LLVM's defaults unroll GPU loops well.
 }

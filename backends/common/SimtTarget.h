@@ -50,6 +50,8 @@ public:
   std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
                                             llvm::ArrayRef<llvm::Value *> state,
                                             const LaneCombine &combine) override;
+  WarpScan emitWarpScan(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *zero, bool exclusive,
+                        const LaneAdd &add) override;
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips,
                          int64_t vectorWidth) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;

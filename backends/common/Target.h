@@ -22,6 +22,16 @@ using LaneCombine = std::function<std::vector<llvm::Value *>(
 /// The most values a cross-lane reduction's state has.
 inline constexpr size_t kMaxLaneStateValues = 2;
 
+/// Adds two partial sums of a scan across lanes (scalars of one type).
+using LaneAdd =
+    std::function<llvm::Value *(llvm::IRBuilder<> &b, llvm::Value *lhs, llvm::Value *rhs)>;
+
+/// A warp's scan as one lane sees it (Target::emitWarpScan).
+struct WarpScan {
+  llvm::Value *prefix = nullptr; // the sum over the lanes before this one, or through it
+  llvm::Value *total = nullptr;  // the sum over the whole warp, the same in every lane
+};
+
 class Target {
 public:
   virtual ~Target() = default;
@@ -93,6 +103,13 @@ public:
   virtual std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
                                                     llvm::ArrayRef<llvm::Value *> state,
                                                     const LaneCombine &combine) = 0;
+  /// The running sums of `value` (a scalar of up to 64 bits) over the
+  /// lanes of each warp in lane order (ThreadMapping::rowLanes: a warp
+  /// walks a scan's line a tile at a time); `exclusive` leaves out the
+  /// lane's own value (`zero` for the first lane). Every lane of the warp
+  /// takes part. CPU: lanes are one.
+  virtual WarpScan emitWarpScan(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *zero,
+                                bool exclusive, const LaneAdd &add) = 0;
   /// Marks an inner loop for vectorization (CPU: loop metadata);
   /// `constantTrips` is its iteration count when known, else 0;
   /// `vectorWidth` the lanes to vectorize with, or 0 for the vectorizer's

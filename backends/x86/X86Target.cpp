@@ -113,6 +113,11 @@ std::vector<llvm::Value *> X86Target::emitWarpReduce(llvm::IRBuilder<> &,
   return state; // one lane
 }
 
+WarpScan X86Target::emitWarpScan(llvm::IRBuilder<> &, llvm::Value *value, llvm::Value *zero,
+                                 bool exclusive, const LaneAdd &) {
+  return WarpScan{exclusive ? zero : value, value}; // one lane
+}
+
 namespace {
 
 /// The longest constant trip count kept rolled until vectorization (LLVM's

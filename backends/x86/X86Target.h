@@ -32,8 +32,8 @@ public:
   std::string triple() const override;
   std::string dataLayout() const override;
 
-  llvm::Function *createKernel(llvm::Module &module, const std::string &symbol,
-                               int64_t blockLanes, llvm::IRBuilder<> &b) override;
+  llvm::Function *createKernel(llvm::Module &module, const std::string &symbol, int64_t blockLanes,
+                               llvm::IRBuilder<> &b) override;
   void emitBlockLoop(llvm::IRBuilder<> &b,
                      const std::function<void(llvm::Value *blockId)> &body) override;
   llvm::Value *bufferArg(llvm::IRBuilder<> &b, int index) override;
@@ -54,6 +54,8 @@ public:
   std::vector<llvm::Value *> emitWarpReduce(llvm::IRBuilder<> &b,
                                             llvm::ArrayRef<llvm::Value *> state,
                                             const LaneCombine &combine) override;
+  WarpScan emitWarpScan(llvm::IRBuilder<> &b, llvm::Value *value, llvm::Value *zero, bool exclusive,
+                        const LaneAdd &add) override;
   void annotateInnerLoop(llvm::BranchInst *latch, int64_t constantTrips,
                          int64_t vectorWidth) override;
   void annotateRowLoop(llvm::BranchInst *latch) override;
