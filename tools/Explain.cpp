@@ -58,6 +58,8 @@ std::string mappingSummary(const ThreadMapping &m, const TargetDescription &targ
   else if (m.rowLanes > 1)
     out += strCat(", ", m.rowLanes, " lanes per row");
   out += strCat(", vector ", m.vectorWidth);
+  if (m.rowBlocksFirst)
+    out += ", blocks down the rows first";
   return out;
 }
 

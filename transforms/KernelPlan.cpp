@@ -155,6 +155,8 @@ std::string mappingText(const ThreadMapping &m) {
   if (m.rowLanes > 0)
     out += strCat(" lanes/row ", m.rowLanes);
   out += strCat(" vector ", m.vectorWidth);
+  if (m.rowBlocksFirst)
+    out += " row-blocks-first";
   return out;
 }
 

@@ -225,10 +225,18 @@ constexpr int64_t kScanStripColumns = 256;
 std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   const MappingShape &s = ctx.shape;
   if (s.kind == MappingKind::Elementwise && movesLastDim(*ctx.dominant)) {
-    // The operand is read with a stride along the output's rows: square tiles
-    // keep the lines a tile reads in cache while its rows write whole lines.
+    // The operand is read with a stride along the output's rows: tiles keep
+    // the lines a tile reads in cache while its rows write whole lines. GPUs
+    // stage square tiles. CPUs take tiles of 4V output rows by 32V columns
+    // (64 x 512 for f32 on AVX-512: 128 KiB, in L2), which their register
+    // transposes walk an output row block at a time, each of its V rows then
+    // written on 32V elements in a run: twice the speed of square tiles of
+    // 8V whose every step wrote V other rows (docs/performance.md).
     int64_t tile = 8 * ctx.vectorWidth;
-    KernelVariant v = ctx.variant({}, tile, tile);
+    bool square = ctx.target->stagesTransposeTiles || ctx.elementsPerLane > 0;
+    KernelVariant v = square ? ctx.variant({}, tile, tile)
+                             : ctx.variant({}, 4 * ctx.vectorWidth, 32 * ctx.vectorWidth);
+    v.groups[0].mapping.rowBlocksFirst = !square;
     // A row more than the tile has, so that reading a column of the staged
     // tile touches every bank of GPU shared memory once.
     if (ctx.target->stagesTransposeTiles && transposedBlockStart(*ctx.dominant))

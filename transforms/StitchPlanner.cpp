@@ -570,6 +570,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   // that walk its rows.
   for (PlanGroup &group : v.groups) {
     group.mapping.lanes = mainMapping.lanes;
+    // Blocks of several groups share their ids (ThreadMapping::rowBlocksFirst).
+    if (v.groups.size() > 1)
+      group.mapping.rowBlocksFirst = false;
     bool walksRows = group.mapping.kind == MappingKind::Elementwise ||
                      group.mapping.kind == MappingKind::RowReduce;
     if (walksRows)

@@ -18,6 +18,22 @@ ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value 
   return {b.CreateUDiv(blockId, strips), begin, emitMin(b, b.CreateAdd(begin, width), cols)};
 }
 
+ColumnStrip columnStripRowsFirst(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *rows,
+                                 int64_t rowsPerBlock, llvm::Value *cols, int64_t colsPerBlock) {
+  llvm::Value *height = b.getInt64(std::max<int64_t>(rowsPerBlock, 1));
+  // No rows: every block is past the end (avoid a division by zero).
+  llvm::Value *rowBlocks =
+      emitMax(b, b.CreateUDiv(b.CreateAdd(rows, b.CreateSub(height, b.getInt64(1))), height),
+              b.getInt64(1));
+  ColumnStrip strip{b.CreateURem(blockId, rowBlocks), b.getInt64(0), cols};
+  if (colsPerBlock > 0) {
+    llvm::Value *width = b.getInt64(colsPerBlock);
+    strip.begin = b.CreateMul(b.CreateUDiv(blockId, rowBlocks), width);
+    strip.end = emitMin(b, b.CreateAdd(strip.begin, width), cols);
+  }
+  return strip;
+}
+
 int64_t narrowVectorWidth(const PlanGroup &group) {
   ElementType streamed = streamedElementType(*group.dominant);
   bool narrow = streamed == ElementType::F16 || streamed == ElementType::BF16;
@@ -222,7 +238,11 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   std::vector<DimExpr> trailing(shape.begin() + static_cast<std::ptrdiff_t>(split), shape.end());
   llvm::Value *rows = gen.dim(dimProduct(leading));
   llvm::Value *cols = gen.dim(dimProduct(trailing));
-  auto [rowBlock, colBegin, colEnd] = columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  ColumnStrip strip =
+      mapping.rowBlocksFirst
+          ? columnStripRowsFirst(b, blockId, rows, mapping.rowsPerBlock, cols, mapping.colsPerBlock)
+          : columnStrip(b, blockId, cols, mapping.colsPerBlock);
+  auto [rowBlock, colBegin, colEnd] = strip;
   llvm::Value *rowBegin =
       b.CreateMul(rowBlock, b.getInt64(std::max<int64_t>(mapping.rowsPerBlock, 1)));
   llvm::Value *rowEnd = emitMin(

@@ -80,6 +80,10 @@ struct ColumnStrip {
 };
 ColumnStrip columnStrip(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *cols,
                         int64_t colsPerBlock);
+/// The same where consecutive blocks take consecutive row blocks of `rows`
+/// (of rowsPerBlock each) within a strip (ThreadMapping::rowBlocksFirst).
+ColumnStrip columnStripRowsFirst(llvm::IRBuilder<> &b, llvm::Value *blockId, llvm::Value *rows,
+                                 int64_t rowsPerBlock, llvm::Value *cols, int64_t colsPerBlock);
 
 /// The lanes a group's inner loops vectorize with when it streams 16-bit
 /// floats (f16, bf16: stored narrow, computed in f32): the mapping's vector

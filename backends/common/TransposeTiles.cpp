@@ -83,24 +83,23 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   llvm::Type *vector = llvm::FixedVectorType::get(element, static_cast<unsigned>(width));
   llvm::Align align(static_cast<uint64_t>(elementByteSize(type)));
   llvm::Value *input = gen.wholeTensorBase(transpose.operand(0));
-  // The cache lines a row of a tile spans (prefetched a step ahead).
-  int64_t lineCount = std::max<int64_t>(1, width * elementByteSize(type) / kCacheLineBytes);
   emitIfElseValues(
       b, aligned,
       [&] {
-        // Input rows outer, output rows inner: the V input rows a step reads
-        // are read on, 64 bytes further each step, as V sequential streams,
-        // and the next V rows are prefetched alongside.
+        // Output rows outer, output columns inner: each step writes the next
+        // V elements of the same V output rows (runs as long as the block's
+        // columns), reading V other input rows, which the block's tile keeps
+        // in cache for the next output rows.
         emitStridedLoop(
-            b, colBegin, colEnd, v, {},
-            [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
+            b, rowBegin, rowEnd, v, {},
+            [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
+              // Rows row..row+V-1 share their leading index (I % V == 0).
+              llvm::Value *lead = b.CreateUDiv(row, inner);
+              llvm::Value *i = b.CreateSub(row, b.CreateMul(lead, inner));
+              llvm::Value *inputRows = b.CreateMul(lead, cols);
               emitStridedLoop(
-                  b, rowBegin, rowEnd, v, {},
-                  [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
-                    // Rows row..row+V-1 share their leading index (I % V == 0).
-                    llvm::Value *lead = b.CreateUDiv(row, inner);
-                    llvm::Value *i = b.CreateSub(row, b.CreateMul(lead, inner));
-                    llvm::Value *inputRows = b.CreateMul(lead, cols);
+                  b, colBegin, colEnd, v, {},
+                  [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
                     std::vector<llvm::Value *> tile;
                     for (int64_t k = 0; k < width; ++k) {
                       llvm::Value *inputRow =
@@ -108,18 +107,6 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
                       llvm::Value *at = b.CreateAdd(b.CreateMul(inputRow, inner), i);
                       tile.push_back(b.CreateAlignedLoad(vector, b.CreateGEP(element, input, at),
                                                          align, "tile.row"));
-                    }
-                    // The rows the next step of the outer loop reads, at the
-                    // columns this step reads: demand misses on V pages at a
-                    // time otherwise (about 0.7 of the copy floor without,
-                    // 0.9 with: docs/performance.md).
-                    for (int64_t k = 0; k < width; ++k) {
-                      llvm::Value *nextRow =
-                          b.CreateAdd(inputRows, b.CreateAdd(col, b.getInt64(width + k)));
-                      llvm::Value *at = b.CreateAdd(b.CreateMul(nextRow, inner), i);
-                      for (int64_t line = 0; line < lineCount; ++line)
-                        emitPrefetch(b, b.CreateGEP(b.getInt8Ty(), b.CreateGEP(element, input, at),
-                                                    b.getInt64(line * kCacheLineBytes)));
                     }
                     transposeInRegisters(b, tile);
                     for (int64_t a = 0; a < width; ++a) {
@@ -131,10 +118,10 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
                     }
                     return std::vector<llvm::Value *>{};
                   },
-                  "tile.row");
+                  "tile.col");
               return std::vector<llvm::Value *>{};
             },
-            "tile.col");
+            "tile.row");
         return std::vector<llvm::Value *>{};
       },
       [&] {
