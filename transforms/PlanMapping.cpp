@@ -226,24 +226,37 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   const MappingShape &s = ctx.shape;
   if (s.kind == MappingKind::Elementwise && movesLastDim(*ctx.dominant)) {
     // The operand is read with a stride along the output's rows: tiles keep
-    // the lines a tile reads in cache while its rows write whole lines. GPUs
-    // stage square tiles. CPUs take tiles of 4V output rows by 32V columns
-    // (64 x 512 for f32 on AVX-512: 128 KiB, in L2), which their register
-    // transposes walk an output row block at a time, each of its V rows then
-    // written on 32V elements in a run: twice the speed of square tiles of
-    // 8V whose every step wrote V other rows (docs/performance.md).
+    // the lines a tile reads in cache while its rows write whole lines.
     int64_t tile = 8 * ctx.vectorWidth;
-    bool square = ctx.target->stagesTransposeTiles || ctx.elementsPerLane > 0;
-    KernelVariant v = square ? ctx.variant({}, tile, tile)
-                             : ctx.variant({}, 4 * ctx.vectorWidth, 32 * ctx.vectorWidth);
-    v.groups[0].mapping.rowBlocksFirst = !square;
+    std::vector<KernelVariant> variants;
+    if (!ctx.target->stagesTransposeTiles && ctx.elementsPerLane == 0 &&
+        transposedBlockStart(*ctx.dominant)) {
+      // CPU register transposes (TransposeTiles.h), rows of 32V columns at
+      // least: tiles of 4V output rows by 32V
+      // columns (64 x 512 for f32 on AVX-512: 128 KiB of input, in L2),
+      // whose register transposes walk an output row block at a time (each
+      // of its V rows written on 32V elements in a run), consecutive blocks
+      // taking the next output rows of the same columns: 1.5 to 2 times the
+      // speed of square tiles at [16384, 1024]. Shorter rows (K^T of a
+      // short sequence) keep square tiles (docs/performance.md).
+      std::vector<DimPredicate> when;
+      if (require(s.cols, DimPredicate::Op::GE, 32 * ctx.vectorWidth, when)) {
+        KernelVariant tall = ctx.variant(when, 4 * ctx.vectorWidth, 32 * ctx.vectorWidth);
+        tall.groups[0].mapping.rowBlocksFirst = true;
+        variants.push_back(std::move(tall));
+        if (when.empty())
+          return variants;
+      }
+    }
+    KernelVariant v = ctx.variant({}, tile, tile);
     // A row more than the tile has, so that reading a column of the staged
     // tile touches every bank of GPU shared memory once.
     if (ctx.target->stagesTransposeTiles && transposedBlockStart(*ctx.dominant))
       v.buffers.push_back(PlanBuffer{ctx.dominant->result(), BufferLevel::Block,
                                      DimExpr(tile * (tile + 1)), false, false, nullptr,
                                      /*staging=*/true});
-    return {v};
+    variants.push_back(std::move(v));
+    return variants;
   }
   std::vector<KernelVariant> variants;
   if (s.kind == MappingKind::Scan) {

@@ -255,15 +255,15 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                  " needs a contiguous tile (rows are split and packed)");
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
-  auto elementLoop = [&] {
-    emitElementLoop(group, leading, trailing, cols, rowBegin, rowEnd, colBegin, colEnd);
+  auto elementLoop = [&](llvm::Value *begin, llvm::Value *end) {
+    emitElementLoop(group, leading, trailing, cols, rowBegin, rowEnd, begin, end);
   };
   if (isRegisterTranspose(group))
     emitTransposeTiles(group, rowBegin, rowEnd, colBegin, colEnd, elementLoop);
   else if (isStagedTranspose(group))
     emitStagedTranspose(group, rowBegin, rowEnd, colBegin, colEnd);
   else
-    elementLoop();
+    elementLoop(colBegin, colEnd);
 }
 
 namespace {

@@ -57,12 +57,13 @@ bool isRegisterTranspose(GroupEmission &group) {
 
 void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
                         llvm::Value *colBegin, llvm::Value *colEnd,
-                        const std::function<void()> &elementLoop) {
+                        const std::function<void(llvm::Value *, llvm::Value *)> &elementLoop) {
   ElementGenerator &gen = group.gen;
   llvm::IRBuilder<> &b = gen.context().b;
   const Operation &transpose = *group.group.dominant;
   const std::vector<DimExpr> &shape = transpose.type().shape();
-  int64_t width = group.group.mapping.vectorWidth;
+  const ThreadMapping &mapping = group.group.mapping;
+  int64_t width = mapping.vectorWidth;
   llvm::Value *v = b.getInt64(width);
   // Output [..., I, J] from input [..., J, I], I the dims from the block's
   // start to the last collapsed; rows are the leading dims and I collapsed,
@@ -70,8 +71,8 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   llvm::Value *inner = gen.dim(transposedInner(transpose));
   llvm::Value *cols = gen.dim(shape.back());
   // Whole V x V tiles cover exactly the block when its bounds and I and J
-  // are multiples of V (the transpose's own square tiles are; a group that
-  // follows another's rows may not be).
+  // are multiples of V (the transpose's own tiles are; a group that follows
+  // another's rows may not be).
   llvm::Value *mask = b.getInt64(width - 1);
   llvm::Value *bounds = b.CreateOr(b.CreateOr(rowBegin, rowEnd), b.CreateOr(colBegin, colEnd));
   llvm::Value *aligned =
@@ -83,49 +84,90 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   llvm::Type *vector = llvm::FixedVectorType::get(element, static_cast<unsigned>(width));
   llvm::Align align(static_cast<uint64_t>(elementByteSize(type)));
   llvm::Value *input = gen.wholeTensorBase(transpose.operand(0));
+  // The cache lines a row of a tile spans (prefetched a step ahead).
+  int64_t lineCount = std::max<int64_t>(1, width * elementByteSize(type) / kCacheLineBytes);
+  // Where output row `row`'s V x V tile reads: its input rows start at
+  // inputRows + col, its column is i (rows row..row+V-1 share their leading
+  // index: I % V == 0).
+  struct RowBlock {
+    llvm::Value *inputRows, *i;
+  };
+  auto rowBlock = [&](llvm::Value *row) {
+    llvm::Value *lead = b.CreateUDiv(row, inner);
+    return RowBlock{b.CreateMul(lead, cols), b.CreateSub(row, b.CreateMul(lead, inner))};
+  };
+  auto inputAt = [&](const RowBlock &r, llvm::Value *col, int64_t k) {
+    llvm::Value *inputRow = b.CreateAdd(r.inputRows, b.CreateAdd(col, b.getInt64(k)));
+    return b.CreateGEP(element, input, b.CreateAdd(b.CreateMul(inputRow, inner), r.i));
+  };
+  // The V x V tile at (row, col): V loads, the shuffles, V stores.
+  auto moveTile = [&](llvm::Value *row, const RowBlock &r, llvm::Value *col) {
+    std::vector<llvm::Value *> tile;
+    for (int64_t k = 0; k < width; ++k)
+      tile.push_back(b.CreateAlignedLoad(vector, inputAt(r, col, k), align, "tile.row"));
+    transposeInRegisters(b, tile);
+    for (int64_t a = 0; a < width; ++a) {
+      llvm::Value *at = b.CreateAdd(b.CreateMul(b.CreateAdd(row, b.getInt64(a)), cols), col);
+      for (const GroupOutput &output : group.outputs)
+        b.CreateAlignedStore(tile[static_cast<size_t>(a)], b.CreateGEP(element, output.base, at),
+                             align);
+    }
+  };
+  auto strided = [&](llvm::Value *begin, llvm::Value *end, const char *name,
+                     const std::function<void(llvm::Value *)> &body) {
+    emitStridedLoop(
+        b, begin, end, v, {},
+        [&](llvm::Value *index, llvm::ArrayRef<llvm::Value *>) {
+          body(index);
+          return std::vector<llvm::Value *>{};
+        },
+        name);
+  };
   emitIfElseValues(
       b, aligned,
       [&] {
-        // Output rows outer, output columns inner: each step writes the next
-        // V elements of the same V output rows (runs as long as the block's
-        // columns), reading V other input rows, which the block's tile keeps
-        // in cache for the next output rows.
-        emitStridedLoop(
-            b, rowBegin, rowEnd, v, {},
-            [&](llvm::Value *row, llvm::ArrayRef<llvm::Value *>) {
-              // Rows row..row+V-1 share their leading index (I % V == 0).
-              llvm::Value *lead = b.CreateUDiv(row, inner);
-              llvm::Value *i = b.CreateSub(row, b.CreateMul(lead, inner));
-              llvm::Value *inputRows = b.CreateMul(lead, cols);
-              emitStridedLoop(
-                  b, colBegin, colEnd, v, {},
-                  [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
-                    std::vector<llvm::Value *> tile;
-                    for (int64_t k = 0; k < width; ++k) {
-                      llvm::Value *inputRow =
-                          b.CreateAdd(inputRows, b.CreateAdd(col, b.getInt64(k)));
-                      llvm::Value *at = b.CreateAdd(b.CreateMul(inputRow, inner), i);
-                      tile.push_back(b.CreateAlignedLoad(vector, b.CreateGEP(element, input, at),
-                                                         align, "tile.row"));
-                    }
-                    transposeInRegisters(b, tile);
-                    for (int64_t a = 0; a < width; ++a) {
-                      llvm::Value *outputRow = b.CreateAdd(row, b.getInt64(a));
-                      llvm::Value *at = b.CreateAdd(b.CreateMul(outputRow, cols), col);
-                      for (const GroupOutput &output : group.outputs)
-                        b.CreateAlignedStore(tile[static_cast<size_t>(a)],
-                                             b.CreateGEP(element, output.base, at), align);
-                    }
-                    return std::vector<llvm::Value *>{};
-                  },
-                  "tile.col");
-              return std::vector<llvm::Value *>{};
-            },
-            "tile.row");
+        if (mapping.rowBlocksFirst) {
+          // Output rows outer, output columns inner: each step writes the
+          // next V elements of the same V output rows (runs as long as the
+          // block's columns), reading V other input rows, which the block's
+          // tile keeps in cache for the next output rows.
+          strided(rowBegin, rowEnd, "tile.row", [&](llvm::Value *row) {
+            RowBlock r = rowBlock(row);
+            strided(colBegin, colEnd, "tile.col", [&](llvm::Value *col) { moveTile(row, r, col); });
+          });
+        } else {
+          // Square tiles, input rows outer: the V input rows a step reads
+          // are read on, 64 bytes further each step, and the rows the next
+          // step of the outer loop reads are prefetched at the columns this
+          // step reads (demand misses on V pages at a time otherwise).
+          strided(colBegin, colEnd, "tile.col", [&](llvm::Value *col) {
+            strided(rowBegin, rowEnd, "tile.row", [&](llvm::Value *row) {
+              RowBlock r = rowBlock(row);
+              for (int64_t k = 0; k < width; ++k)
+                for (int64_t line = 0; line < lineCount; ++line)
+                  emitPrefetch(b, b.CreateGEP(b.getInt8Ty(), inputAt(r, col, width + k),
+                                              b.getInt64(line * kCacheLineBytes)));
+              moveTile(row, r, col);
+            });
+          });
+        }
         return std::vector<llvm::Value *>{};
       },
       [&] {
-        elementLoop();
+        // Element by element, in strips of 8V columns: a tall block's
+        // strided reads would not stay in cache across its columns.
+        if (!mapping.rowBlocksFirst) {
+          elementLoop(colBegin, colEnd);
+        } else {
+          llvm::Value *strip = b.getInt64(8 * width);
+          emitStridedLoop(
+              b, colBegin, colEnd, strip, {},
+              [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
+                elementLoop(col, emitMin(b, b.CreateAdd(col, strip), colEnd));
+                return std::vector<llvm::Value *>{};
+              },
+              "tile.strip");
+        }
         return std::vector<llvm::Value *>{};
       });
 }

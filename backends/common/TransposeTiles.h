@@ -28,10 +28,11 @@ bool isRegisterTranspose(GroupEmission &group);
 /// Emits the block's tile [rowBegin, rowEnd) x [colBegin, colEnd) of the
 /// output (rows: the leading dims collapsed, cols: the last dim) as V x V
 /// register transposes when both transposed dims are multiples of V at run
-/// time, else `elementLoop()` (a branch picks).
+/// time, else `elementLoop(begin, end)` over the block's rows and strips of
+/// its columns (a branch picks).
 void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
                         llvm::Value *colBegin, llvm::Value *colEnd,
-                        const std::function<void()> &elementLoop);
+                        const std::function<void(llvm::Value *, llvm::Value *)> &elementLoop);
 
 /// Whether the group's block can be emitted by emitStagedTranspose: a lone
 /// transpose of a block (transposedBlockStart) with a staging tile (GPUs).
