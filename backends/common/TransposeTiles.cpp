@@ -64,6 +64,9 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   const std::vector<DimExpr> &shape = transpose.type().shape();
   const ThreadMapping &mapping = group.group.mapping;
   int64_t width = mapping.vectorWidth;
+  // Blocks of more columns than rows (PlanMapping's tiles for long output
+  // rows) are walked output rows first; square ones input rows first.
+  bool tall = mapping.colsPerBlock > mapping.rowsPerBlock;
   llvm::Value *v = b.getInt64(width);
   // Output [..., I, J] from input [..., J, I], I the dims from the block's
   // start to the last collapsed; rows are the leading dims and I collapsed,
@@ -126,7 +129,7 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   emitIfElseValues(
       b, aligned,
       [&] {
-        if (mapping.rowBlocksFirst) {
+        if (tall) {
           // Output rows outer, output columns inner: each step writes the
           // next V elements of the same V output rows (runs as long as the
           // block's columns), reading V other input rows, which the block's
@@ -156,7 +159,7 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
       [&] {
         // Element by element, in strips of 8V columns: a tall block's
         // strided reads would not stay in cache across its columns.
-        if (!mapping.rowBlocksFirst) {
+        if (!tall) {
           elementLoop(colBegin, colEnd);
         } else {
           llvm::Value *strip = b.getInt64(8 * width);
