@@ -38,6 +38,18 @@ void transposeInRegisters(llvm::IRBuilder<> &b, std::vector<llvm::Value *> &v) {
   }
 }
 
+/// for (i = begin; i < end; i += step) body(i), carrying nothing.
+void emitStridedSteps(llvm::IRBuilder<> &b, llvm::Value *begin, llvm::Value *end, llvm::Value *step,
+                      const char *name, const std::function<void(llvm::Value *)> &body) {
+  emitStridedLoop(
+      b, begin, end, step, {},
+      [&](llvm::Value *index, llvm::ArrayRef<llvm::Value *>) {
+        body(index);
+        return std::vector<llvm::Value *>{};
+      },
+      name);
+}
+
 } // namespace
 
 bool isRegisterTranspose(GroupEmission &group) {
@@ -118,13 +130,7 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
   };
   auto strided = [&](llvm::Value *begin, llvm::Value *end, const char *name,
                      const std::function<void(llvm::Value *)> &body) {
-    emitStridedLoop(
-        b, begin, end, v, {},
-        [&](llvm::Value *index, llvm::ArrayRef<llvm::Value *>) {
-          body(index);
-          return std::vector<llvm::Value *>{};
-        },
-        name);
+    emitStridedSteps(b, begin, end, v, name, body);
   };
   emitIfElseValues(
       b, aligned,
@@ -163,13 +169,9 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
           elementLoop(colBegin, colEnd);
         } else {
           llvm::Value *strip = b.getInt64(8 * width);
-          emitStridedLoop(
-              b, colBegin, colEnd, strip, {},
-              [&](llvm::Value *col, llvm::ArrayRef<llvm::Value *>) {
-                elementLoop(col, emitMin(b, b.CreateAdd(col, strip), colEnd));
-                return std::vector<llvm::Value *>{};
-              },
-              "tile.strip");
+          emitStridedSteps(b, colBegin, colEnd, strip, "tile.strip", [&](llvm::Value *col) {
+            elementLoop(col, emitMin(b, b.CreateAdd(col, strip), colEnd));
+          });
         }
         return std::vector<llvm::Value *>{};
       });
@@ -209,13 +211,7 @@ void emitStagedTranspose(GroupEmission &group, llvm::Value *rowBegin, llvm::Valu
   llvm::Value *lane = ctx.target.laneId(b), *lanes = ctx.target.laneCount(b);
   auto lanesOver = [&](llvm::Value *count, const char *name,
                        const std::function<void(llvm::Value *)> &body) {
-    emitStridedLoop(
-        b, lane, count, lanes, {},
-        [&](llvm::Value *k, llvm::ArrayRef<llvm::Value *>) {
-          body(k);
-          return std::vector<llvm::Value *>{};
-        },
-        name);
+    emitStridedSteps(b, lane, count, lanes, name, body);
   };
   auto each = [&](llvm::Value *count, const char *name,
                   const std::function<void(llvm::Value *)> &body) {
