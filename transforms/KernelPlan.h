@@ -118,7 +118,7 @@ struct ThreadMapping {
   /// take the next rows of the same columns instead of the next columns of
   /// the same rows. CPU transposes that move the last dim: a thread's
   /// consecutive blocks then read the same input rows, each input page read
-  /// whole while it is in cache (about 1.3 to 1.6 times the speed of the
+  /// whole while it is in cache (1.3 to 1.5 times the speed of the
   /// other order). Only in kernels of one group (the others' blocks would
   /// not match).
   bool rowBlocksFirst = false;

@@ -236,7 +236,7 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
       // columns (64 x 512 for f32 on AVX-512: 128 KiB of input, in L2),
       // whose register transposes walk an output row block at a time (each
       // of its V rows written on 32V elements in a run), consecutive blocks
-      // taking the next output rows of the same columns: 1.5 to 2 times the
+      // taking the next output rows of the same columns: 1.4 to 1.9 times the
       // speed of square tiles at [16384, 1024]. Shorter rows (K^T of a
       // short sequence) keep square tiles (docs/performance.md).
       std::vector<DimPredicate> when;

@@ -238,11 +238,10 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
   std::vector<DimExpr> trailing(shape.begin() + static_cast<std::ptrdiff_t>(split), shape.end());
   llvm::Value *rows = gen.dim(dimProduct(leading));
   llvm::Value *cols = gen.dim(dimProduct(trailing));
-  ColumnStrip strip =
+  auto [rowBlock, colBegin, colEnd] =
       mapping.rowBlocksFirst
           ? columnStripRowsFirst(b, blockId, rows, mapping.rowsPerBlock, cols, mapping.colsPerBlock)
           : columnStrip(b, blockId, cols, mapping.colsPerBlock);
-  auto [rowBlock, colBegin, colEnd] = strip;
   llvm::Value *rowBegin =
       b.CreateMul(rowBlock, b.getInt64(std::max<int64_t>(mapping.rowsPerBlock, 1)));
   llvm::Value *rowEnd = emitMin(

@@ -75,6 +75,9 @@ struct ScanSum {
   }
 };
 
+/// Where step j of a line's walk is: its multi-index and row-major position.
+using StepAt = std::function<std::pair<std::vector<llvm::Value *>, llvm::Value *>(llvm::Value *j)>;
+
 /// The scan of one group, as the block walks it.
 class ScanBlock {
 public:
@@ -150,10 +153,7 @@ private:
   /// scan and the sum before the tile, which every lane carries. Lanes past
   /// the line's end add zero and store nothing, but take part in the
   /// exchanges.
-  void walkByWarp(
-      const RowLanes &lanes,
-      const std::function<std::pair<std::vector<llvm::Value *>, llvm::Value *>(llvm::Value *j)>
-          &at) {
+  void walkByWarp(const RowLanes &lanes, const StepAt &at) {
     LoopResult tiles = emitStridedLoop(
         b_, b_.getInt64(0), length_, lanes.width, {sum_.zero()},
         [&](llvm::Value *tile, llvm::ArrayRef<llvm::Value *> before) {
@@ -221,10 +221,7 @@ private:
   /// vector's prefix sums by log2(lanes) shifted adds, then the sum before
   /// it added; one dependent addition per vector instead of per element),
   /// then the results out of the buffer (vectorized again).
-  void walkChunked(
-      llvm::Value *buffer,
-      const std::function<std::pair<std::vector<llvm::Value *>, llvm::Value *>(llvm::Value *j)>
-          &at) {
+  void walkChunked(llvm::Value *buffer, const StepAt &at) {
     llvm::Value *chunk = b_.getInt64(kScanChunk);
     int64_t lanes = stateLanes();
     auto n = static_cast<unsigned>(lanes);
