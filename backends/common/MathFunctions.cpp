@@ -284,30 +284,36 @@ llvm::Value *MathEmitter::expWithTail(llvm::Value *x, llvm::Value *tail) {
   return select(isNan(x), x, scaled);
 }
 
-// e^x for x <= 0 (or NaN) where subnormal results flush to zero. From the
-// clamp up, k >= -126 (f32) or -1022 (f64), so 2^k is normal and one
-// multiply scales; below it e^x is subnormal, so 0. The integer k comes from
-// adding a magic constant (its low mantissa bits are k + bias), which also
-// rounds to nearest; NaN stays NaN through the polynomial.
+// e^x for x <= 0 (or NaN) in code that runs with subnormal results flushed
+// to zero. From the clamp up, k >= -126 (f32) or -1022 (f64), so 2^k is
+// normal and one multiply scales. At the clamp itself (and so for every x
+// below it, -inf included) (1 + q) * 2^k is below the smallest normal
+// (0.85 * 2^-126, 0.90 * 2^-1022), so the flush makes it 0: no select is
+// needed. The integer k comes from adding a magic constant (its low
+// mantissa bits are k + bias), which also rounds to nearest; NaN stays NaN
+// through the clamp (a select that keeps x unless x < lowest) and the
+// polynomial.
 llvm::Value *MathEmitter::expNonPositiveFlushed(llvm::Value *x, ExpUse use) {
   double lowest = isF32 ? -87.5 : -708.5;
-  llvm::Value *flushed = b.CreateFCmpOLT(x, c(lowest));
-  llvm::Value *xc = select(flushed, c(lowest), x);
+  llvm::Value *xc = select(b.CreateFCmpOLT(x, c(lowest)), c(lowest), x);
   double magic = isF32 ? 0x1.8p23 + 127 : 0x1.8p52 + 1023;
   llvm::Value *n = fma(xc, c(1.4426950408889634), c(magic));
   llvm::Value *negK = b.CreateFSub(c(magic), n);
-  llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
-  r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
   llvm::ArrayRef<double> coefs = byType(kExpF32, kExpF64);
   if (isF32 && use == ExpUse::ToF16)
     coefs = kExpToF16;
   else if (isF32 && use == ExpUse::ToBF16)
     coefs = kExpToBF16;
+  llvm::Value *r = fma(negK, pick(0.693147182, 0.6931471805599453), xc);
+  // For a 16-bit result one part of ln2 is enough: the f32 constant's error
+  // (1.9e-9) times |k| <= 126 moves e^x by under 2^-22, against the
+  // polynomial's 2^-17.5.
+  if (use == ExpUse::Full || !isF32)
+    r = fma(negK, pick(-1.90465421e-09, 2.3190468138462996e-17), r);
   llvm::Value *q = fma(b.CreateFMul(r, r), poly(r, coefs), r);
   llvm::Value *scale = fromBits(b.CreateShl(toBits(n), ci(mantissaBits())));
   // (1 + q) * 2^k as one fma: the same value where it is normal.
-  llvm::Value *result = fma(q, scale, scale);
-  return select(flushed, c(0.0), result);
+  return fma(q, scale, scale);
 }
 
 std::pair<llvm::Value *, llvm::Value *> MathEmitter::splitMantissa(llvm::Value *x) {
