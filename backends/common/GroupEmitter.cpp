@@ -254,15 +254,16 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
                  " needs a contiguous tile (rows are split and packed)");
   setTileOrigins(group, shape, b.CreateAdd(b.CreateMul(rowBegin, cols), colBegin));
 
-  auto elementLoop = [&](llvm::Value *begin, llvm::Value *end) {
-    emitElementLoop(group, leading, trailing, cols, rowBegin, rowEnd, begin, end);
-  };
   if (isRegisterTranspose(group))
-    emitTransposeTiles(group, rowBegin, rowEnd, colBegin, colEnd, elementLoop);
+    emitTransposeTiles(
+        group, rowBegin, rowEnd, colBegin, colEnd,
+        [&](llvm::Value *rBegin, llvm::Value *rEnd, llvm::Value *cBegin, llvm::Value *cEnd) {
+          emitElementLoop(group, leading, trailing, cols, rBegin, rEnd, cBegin, cEnd);
+        });
   else if (isStagedTranspose(group))
     emitStagedTranspose(group, rowBegin, rowEnd, colBegin, colEnd);
   else
-    elementLoop(colBegin, colEnd);
+    emitElementLoop(group, leading, trailing, cols, rowBegin, rowEnd, colBegin, colEnd);
 }
 
 namespace {

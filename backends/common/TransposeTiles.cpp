@@ -69,7 +69,7 @@ bool isRegisterTranspose(GroupEmission &group) {
 
 void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
                         llvm::Value *colBegin, llvm::Value *colEnd,
-                        const std::function<void(llvm::Value *, llvm::Value *)> &elementLoop) {
+                        const ElementLoop &elementLoop) {
   ElementGenerator &gen = group.gen;
   llvm::IRBuilder<> &b = gen.context().b;
   const Operation &transpose = *group.group.dominant;
@@ -132,47 +132,66 @@ void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value
                      const std::function<void(llvm::Value *)> &body) {
     emitStridedSteps(b, begin, end, v, name, body);
   };
+  // The tiles of rows [rBegin, rEnd) x columns [cBegin, cEnd), whole tiles
+  // whose rows share their leading index.
+  auto walkTiles = [&](llvm::Value *rBegin, llvm::Value *rEnd, llvm::Value *cBegin,
+                       llvm::Value *cEnd) {
+    if (tall) {
+      // Output rows outer, output columns inner: each step writes the next
+      // V elements of the same V output rows (runs as long as the block's
+      // columns), reading V other input rows, which the block's tile keeps
+      // in cache for the next output rows.
+      strided(rBegin, rEnd, "tile.row", [&](llvm::Value *row) {
+        RowBlock r = rowBlock(row);
+        strided(cBegin, cEnd, "tile.col", [&](llvm::Value *col) { moveTile(row, r, col); });
+      });
+      return;
+    }
+    // Square tiles, input rows outer: the V input rows a step reads are
+    // read on, 64 bytes further each step, and the rows the next step of
+    // the outer loop reads are prefetched at the columns this step reads
+    // (demand misses on V pages at a time otherwise).
+    strided(cBegin, cEnd, "tile.col", [&](llvm::Value *col) {
+      strided(rBegin, rEnd, "tile.row", [&](llvm::Value *row) {
+        RowBlock r = rowBlock(row);
+        for (int64_t k = 0; k < width; ++k)
+          for (int64_t line = 0; line < lineCount; ++line)
+            emitPrefetch(b, b.CreateGEP(b.getInt8Ty(), inputAt(r, col, width + k),
+                                        b.getInt64(line * kCacheLineBytes)));
+        moveTile(row, r, col);
+      });
+    });
+  };
+  // n rounded down to a multiple of V.
+  auto wholeTiles = [&](llvm::Value *n) { return b.CreateAnd(n, b.getInt64(~(width - 1))); };
   emitIfElseValues(
       b, aligned,
       [&] {
-        if (tall) {
-          // Output rows outer, output columns inner: each step writes the
-          // next V elements of the same V output rows (runs as long as the
-          // block's columns), reading V other input rows, which the block's
-          // tile keeps in cache for the next output rows.
-          strided(rowBegin, rowEnd, "tile.row", [&](llvm::Value *row) {
-            RowBlock r = rowBlock(row);
-            strided(colBegin, colEnd, "tile.col", [&](llvm::Value *col) { moveTile(row, r, col); });
-          });
-        } else {
-          // Square tiles, input rows outer: the V input rows a step reads
-          // are read on, 64 bytes further each step, and the rows the next
-          // step of the outer loop reads are prefetched at the columns this
-          // step reads (demand misses on V pages at a time otherwise).
-          strided(colBegin, colEnd, "tile.col", [&](llvm::Value *col) {
-            strided(rowBegin, rowEnd, "tile.row", [&](llvm::Value *row) {
-              RowBlock r = rowBlock(row);
-              for (int64_t k = 0; k < width; ++k)
-                for (int64_t line = 0; line < lineCount; ++line)
-                  emitPrefetch(b, b.CreateGEP(b.getInt8Ty(), inputAt(r, col, width + k),
-                                              b.getInt64(line * kCacheLineBytes)));
-              moveTile(row, r, col);
-            });
-          });
-        }
+        walkTiles(rowBegin, rowEnd, colBegin, colEnd);
         return std::vector<llvm::Value *>{};
       },
       [&] {
-        // Element by element, in strips of 8V columns: a tall block's
-        // strided reads would not stay in cache across its columns.
-        if (!tall) {
-          elementLoop(colBegin, colEnd);
-        } else {
-          llvm::Value *strip = b.getInt64(8 * width);
-          emitStridedSteps(b, colBegin, colEnd, strip, "tile.strip", [&](llvm::Value *col) {
-            elementLoop(col, emitMin(b, b.CreateAdd(col, strip), colEnd));
-          });
-        }
+        // Dims that are not multiples of V (a sequence of 77): the whole
+        // tiles of each run of rows that share a leading index (unaligned
+        // vector loads and stores), the element loop for what is left of
+        // the run's rows and columns, under V of each. A 2-D transpose is
+        // one run.
+        llvm::Value *tileColsEnd = b.CreateAdd(colBegin, wholeTiles(b.CreateSub(colEnd, colBegin)));
+        llvm::Value *firstLead = b.CreateUDiv(rowBegin, inner);
+        llvm::Value *leadEnd =
+            emitMax(b, firstLead,
+                    b.CreateUDiv(b.CreateAdd(rowEnd, b.CreateSub(inner, b.getInt64(1))), inner));
+        emitStridedSteps(b, firstLead, leadEnd, b.getInt64(1), "tile.run", [&](llvm::Value *lead) {
+          llvm::Value *start = b.CreateMul(lead, inner);
+          llvm::Value *runBegin = emitMax(b, rowBegin, start);
+          // Not before runBegin where a block past the end has rowEnd < rowBegin.
+          llvm::Value *runEnd = emitMax(b, runBegin, emitMin(b, rowEnd, b.CreateAdd(start, inner)));
+          llvm::Value *tileRowsEnd =
+              b.CreateAdd(runBegin, wholeTiles(b.CreateSub(runEnd, runBegin)));
+          walkTiles(runBegin, tileRowsEnd, colBegin, tileColsEnd);
+          elementLoop(runBegin, tileRowsEnd, tileColsEnd, colEnd);
+          elementLoop(tileRowsEnd, runEnd, colBegin, colEnd);
+        });
         return std::vector<llvm::Value *>{};
       });
 }

@@ -25,14 +25,20 @@ namespace xs {
 /// Whether the group's block can be emitted by emitTransposeTiles.
 bool isRegisterTranspose(GroupEmission &group);
 
+/// The element loop over output rows [rowBegin, rowEnd) x columns
+/// [colBegin, colEnd) of a block.
+using ElementLoop = std::function<void(llvm::Value *rowBegin, llvm::Value *rowEnd,
+                                       llvm::Value *colBegin, llvm::Value *colEnd)>;
+
 /// Emits the block's tile [rowBegin, rowEnd) x [colBegin, colEnd) of the
 /// output (rows: the leading dims collapsed, cols: the last dim) as V x V
-/// register transposes when both transposed dims are multiples of V at run
-/// time, else `elementLoop(begin, end)` over the block's rows and strips of
-/// its columns (a branch picks).
+/// register transposes. Where the transposed dims or the block's bounds are
+/// not multiples of V at run time (a branch picks), the whole tiles of each
+/// run of rows sharing their leading index still move through registers
+/// and `elementLoop` covers the rest: fewer than V rows and columns of each
+/// run.
 void emitTransposeTiles(GroupEmission &group, llvm::Value *rowBegin, llvm::Value *rowEnd,
-                        llvm::Value *colBegin, llvm::Value *colEnd,
-                        const std::function<void(llvm::Value *, llvm::Value *)> &elementLoop);
+                        llvm::Value *colBegin, llvm::Value *colEnd, const ElementLoop &elementLoop);
 
 /// Whether the group's block can be emitted by emitStagedTranspose: a lone
 /// transpose of a block (transposedBlockStart) with a staging tile (GPUs).
