@@ -116,8 +116,12 @@ private:
   /// that no other group reads: it can be split over the row blocks.
   bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
                       const ThreadMapping &mainMapping) const;
+  /// True when a later stage should read `op`'s tile from a block buffer
+  /// instead of computing it again: expensive element-wise ops, and f16
+  /// widened to f32 where the target keeps those (keepsWidenedHalves).
+  bool worthSharing(const Operation &op) const;
   /// Dominant merging: expensive element-wise ops that a group recomputes
-  /// after an earlier group of its phase computed them become sub-dominants
+  /// after an earlier group of its phase computed them (worthSharing) become sub-dominants
   /// of the earlier group, which keeps their tiles in block buffers.
   /// `claimed`: values admitted beyond the budget because they will live in
   /// a result (value -> that result); each result is promised once.

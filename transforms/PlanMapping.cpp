@@ -75,6 +75,7 @@ struct MappingContext {
   int64_t vectorWidth;
   int64_t minElements;  // work a block should have at least
   int64_t packElements; // elements a block packs short rows into
+  int64_t pairElements; // constant rows longer than packElements up to this: two a block
   int64_t wantedBlocks; // 2 x parallel units: enough to balance the load
   int64_t blockBufferBytes;
   int64_t warpWidth;
@@ -112,11 +113,18 @@ struct MappingContext {
 
   /// Rows a block packs so that rows of `colsBound` elements give it about
   /// packElements; never more rows than a constant row count needs.
-  int64_t packRows(int64_t colsBound) const {
+  /// `exactCols`: rows of exactly that many elements longer than packElements
+  /// and at most pairElements are paired (TargetDescription::
+  /// pairedRowElements). Shorter rows' stages fit a core's reorder window
+  /// (rows of 128 f32 paired ran no faster), and rows of symbolic length
+  /// keep one variant per packing rather than one more for the pairs.
+  int64_t packRows(int64_t colsBound, bool exactCols = false) const {
     // GPUs pack only rows a warp covers, a warp each (ThreadMapping::rowLanes).
     if (elementsPerLane > 0 && colsBound > warpRowElements())
       return 1;
     int64_t rpb = powerOfTwoAtLeast(ceilDivInt(packElements, std::max<int64_t>(colsBound, 1)));
+    if (exactCols && colsBound > packElements && colsBound <= pairElements)
+      rpb = 2;
     if (std::optional<int64_t> rows = shape.rows.constantValue())
       rpb = std::min(rpb, powerOfTwoAtLeast(std::max<int64_t>(*rows, 1)));
     return rpb;
@@ -297,7 +305,7 @@ std::vector<KernelVariant> rowMajorVariants(const MappingContext &ctx) {
   std::optional<int64_t> rows = s.rows.constantValue();
 
   if (std::optional<int64_t> work = s.rowWork.constantValue()) {
-    int64_t rpb = ctx.packRows(*work);
+    int64_t rpb = ctx.packRows(*work, /*exactCols=*/true);
     if (canSplit && rpb == 1) {
       // Element-wise rows are their columns: rowWork == cols.
       // Blocks per row needed for wantedBlocks even when there is one row.
@@ -451,6 +459,7 @@ MappingContext mappingContext(const Operation &dominant, const TargetDescription
   ctx.minElements = std::max<int64_t>(target.minElementsPerBlock, 1);
   ctx.packElements = std::clamp<int64_t>(packElements > 0 ? packElements : target.packedRowElements,
                                          1, ctx.minElements);
+  ctx.pairElements = packElements > 0 ? 0 : target.pairedRowElements;
   ctx.wantedBlocks = 2 * std::max<int64_t>(target.parallelUnits, 1);
   ctx.blockBufferBytes = target.blockBufferBytes;
   ctx.warpWidth = target.warpWidth;

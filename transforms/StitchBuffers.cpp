@@ -65,6 +65,14 @@ void KernelStitcher::placeTilesInResults(
   }
 }
 
+bool KernelStitcher::worthSharing(const Operation &op) const {
+  if (op.info().category == OpCategory::ExpensiveElementwise)
+    return true;
+  return target_.keepsWidenedHalves && op.kind() == OpKind::Cast &&
+         op.operand(0)->type().elementType() == ElementType::F16 &&
+         op.type().elementType() == ElementType::F32;
+}
+
 void KernelStitcher::shareSubDominants(
     KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,
     const std::vector<int> &phase, const std::vector<int> &stage, int64_t rowsPerBlock,
@@ -86,8 +94,8 @@ void KernelStitcher::shareSubDominants(
     DimExpr elements = DimExpr(rowsPerBlock) * dimProduct(suffixFrom(tileShape, *rowDims[g]));
     for (const Operation *op : inputs_[g].inlined) {
       const Value *value = op->result();
-      if (op->info().category != OpCategory::ExpensiveElementwise || shared.contains(value) ||
-          demoted.contains(value) || value->type().shape() != tileShape)
+      if (!worthSharing(*op) || shared.contains(value) || demoted.contains(value) ||
+          value->type().shape() != tileShape)
         continue;
       std::vector<size_t> readers;
       bool readable = true;

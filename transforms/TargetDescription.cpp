@@ -15,6 +15,7 @@ TargetDescription genericCpuTarget() {
   t.resultTilesAsBlockBuffers = true;
   t.resultTileMinBytes = 8 * 1024;
   t.tasksPerUnit = 4;
+  t.keepsWidenedHalves = true;
   return t;
 }
 

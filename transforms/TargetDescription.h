@@ -37,6 +37,16 @@ struct TargetDescription {
   /// rows of 32 f32 ran in about 0.72 of the time with tiles of up to 256
   /// elements as with tiles of 16384). 1: one row per block.
   int64_t packedRowElements = 1;
+  /// Rows of a constant length above packedRowElements and at most this
+  /// many elements are packed two to a block (0: never). Each stage of a
+  /// stitched row kernel ends in a chain it waits for (a horizontal sum, a
+  /// division, a broadcast); with two rows per block a core works on the
+  /// other row's stage meanwhile. On Zen 5 the softmax kernel over f16 rows
+  /// of 1024 took 125 instead of 156 ns a row in cache (with the widened
+  /// rows kept, keepsWidenedHalves); rows of 32 packed to 2048 elements
+  /// instead of 256 ran 1.26 times slower from memory, so only the pairs
+  /// change, not packedRowElements.
+  int64_t pairedRowElements = 0;
   /// A block may keep a tile in the block's tile of a result it will
   /// overwrite (PlanBuffer::inResult): true where a result's memory is as
   /// close to the core as block scratch (CPU caches).
@@ -63,11 +73,20 @@ struct TargetDescription {
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;
+  /// An f16 -> f32 cast that later stages of a block read again is kept in
+  /// a block buffer, like an expensive op, instead of being converted again
+  /// from the input: on x86 the conversion (VCVTPH2PS) takes the pipes the
+  /// fmas need, so a softmax whose exp pass converts its rows again ran
+  /// slower than one that reads them back in f32 (KernelStitcher::
+  /// shareSubDominants). bf16 widens by a shift and is not kept.
+  bool keepsWidenedHalves = false;
 };
 
 /// A fixed CPU description (8 f32 lanes, 2 workers, 256 KiB per task) for
 /// golden tests and tools that plan without a backend, so printed plans are
-/// the same on every machine.
+/// the same on every machine. It packs rows as x86 does but does not pair
+/// them (pairedRowElements 0): its golden plans show each row's own block;
+/// tests/backends/x86 check the pairing in x86 plans.
 TargetDescription genericCpuTarget();
 
 /// GPUs: lanes of a row group of a column reduction whose block strip is

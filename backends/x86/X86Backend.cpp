@@ -112,10 +112,12 @@ TargetDescription describe(const X86Options &options, const X86Cpu &cpu,
   d.parallelUnits = options.threads > 0 ? options.threads : std::max(1u, hardware);
   d.minElementsPerBlock = options.minElementsPerBlock > 0 ? options.minElementsPerBlock : 16384;
   d.packedRowElements = 256;
+  d.pairedRowElements = 2048;
   d.resultTilesAsBlockBuffers = true;
   d.resultTileMinBytes = 8 * 1024;
   d.tasksPerUnit = 4;
   d.flushesSubnormals = options.flushDenormals;
+  d.keepsWidenedHalves = true;
   return d;
 }
 
