@@ -44,8 +44,8 @@ struct TargetDescription {
   /// other row's stage meanwhile. On Zen 5 the softmax kernel over f16 rows
   /// of 1024 took 125 instead of 156 ns a row in cache (with the widened
   /// rows kept, keepsWidenedHalves); rows of 32 packed to 2048 elements
-  /// instead of 256 ran 1.26 times slower from memory, so only the pairs
-  /// change, not packedRowElements.
+  /// instead of 256 ran 1.1 to 1.3 times slower from memory (the two builds
+  /// in turns, either first), so only the pairs change, not packedRowElements.
   int64_t pairedRowElements = 0;
   /// A block may keep a tile in the block's tile of a result it will
   /// overwrite (PlanBuffer::inResult): true where a result's memory is as
