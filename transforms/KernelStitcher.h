@@ -117,8 +117,8 @@ private:
   bool splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
                       const ThreadMapping &mainMapping) const;
   /// True when a later stage should read `op`'s tile from a block buffer
-  /// instead of computing it again: expensive element-wise ops, and f16
-  /// widened to f32 where the target keeps those (keepsWidenedHalves).
+  /// instead of computing it again: expensive element-wise ops, and f16 or
+  /// bf16 widened to f32 where the target keeps those (keepsWidenedHalves).
   bool worthSharing(const Operation &op) const;
   /// Dominant merging: expensive element-wise ops that a group recomputes
   /// after an earlier group of its phase computed them (worthSharing) become sub-dominants

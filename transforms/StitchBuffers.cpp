@@ -68,8 +68,9 @@ void KernelStitcher::placeTilesInResults(
 bool KernelStitcher::worthSharing(const Operation &op) const {
   if (op.info().category == OpCategory::ExpensiveElementwise)
     return true;
+  ElementType from = op.operand(0)->type().elementType();
   return target_.keepsWidenedHalves && op.kind() == OpKind::Cast &&
-         op.operand(0)->type().elementType() == ElementType::F16 &&
+         (from == ElementType::F16 || from == ElementType::BF16) &&
          op.type().elementType() == ElementType::F32;
 }
 

@@ -73,12 +73,14 @@ struct TargetDescription {
   /// Kernels run with subnormal float results flushed to zero (FTZ/DAZ on
   /// x86): math may then skip the steps that only serve gradual underflow.
   bool flushesSubnormals = false;
-  /// An f16 -> f32 cast that later stages of a block read again is kept in
-  /// a block buffer, like an expensive op, instead of being converted again
-  /// from the input: on x86 the conversion (VCVTPH2PS) takes the pipes the
-  /// fmas need, so a softmax whose exp pass converts its rows again ran
-  /// slower than one that reads them back in f32 (KernelStitcher::
-  /// shareSubDominants). bf16 widens by a shift and is not kept.
+  /// A cast from f16 or bf16 to f32 that later stages of a block read again
+  /// is kept in a block buffer, like an expensive op, instead of being
+  /// converted again from the input (KernelStitcher::shareSubDominants): on
+  /// x86 the conversion (VCVTPH2PS, or bf16's widening shifts) takes pipes
+  /// the exp's fmas need. Softmax over rows of 1024 and LayerNorm over rows
+  /// of 768 from memory on Zen 5: f16 1.34 -> 1.24 and 0.81 -> 0.61 ms with
+  /// the rows paired too; bf16 0.77 to 0.93 and 0.79 to 0.82 of the time
+  /// of paired rows alone.
   bool keepsWidenedHalves = false;
 };
 

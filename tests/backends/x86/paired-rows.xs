@@ -2,11 +2,12 @@
 // pairedRowElements): a block takes two rows and runs each stage over both,
 // so one row's reduction tail overlaps the other row's work. A softmax under
 // mixed precision also keeps its rows widened to f32 in a block buffer for
-// the exp pass (keepsWidenedHalves) instead of converting them again.
+// the exp pass (keepsWidenedHalves) instead of converting them again, from
+// f16 and from bf16.
 // RUN: %xstitch-run %s --function=softmax_f16 --explain --dim R=1001 --cpu=x86-64-v3 | FileCheck %s --check-prefix=PAIRED
 // RUN: %xstitch-run %s --function=long_rows --explain --dim R=8 --cpu=x86-64-v3 | FileCheck %s --check-prefix=LONG
-// An odd row count leaves the last block one row; both kinds of rows, and
-// bf16 (converted again: a shift), match the interpreter.
+// An odd row count leaves the last block one row; every kind of row matches
+// the interpreter.
 // RUN: %xstitch-run --random-inputs %s --function=softmax_f16 --dim R=37 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function=softmax_f16 --dim R=1 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function=layernorm_f16 --dim R=37 --check | FileCheck %s --check-prefix=RESULT
@@ -39,7 +40,7 @@ func @softmax_bf16(%x: bf16[R, 1024]) -> (y: bf16[R, 1024]) {
   return %y
 }
 // BF16: 2 rows per block
-// BF16-NOT: buffer %xf
+// BF16: buffer %xf: block, 2048 elements per block (8.0 KiB)
 
 func @long_rows(%x: f32[R, 4096]) -> (y: f32[R, 4096]) {
   %y = softmax %x {axis = 1}
