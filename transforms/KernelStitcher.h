@@ -120,9 +120,9 @@ private:
   /// instead of computing it again: expensive element-wise ops, and f16 or
   /// bf16 widened to f32 where the target keeps those (keepsWidenedHalves).
   bool worthSharing(const Operation &op) const;
-  /// Dominant merging: expensive element-wise ops that a group recomputes
-  /// after an earlier group of its phase computed them (worthSharing) become sub-dominants
-  /// of the earlier group, which keeps their tiles in block buffers.
+  /// Dominant merging: ops worth sharing that a group recomputes after an
+  /// earlier group of its phase computed them become sub-dominants of the
+  /// earlier group, which keeps their tiles in block buffers.
   /// `claimed`: values admitted beyond the budget because they will live in
   /// a result (value -> that result); each result is promised once.
   void shareSubDominants(KernelVariant &v, const std::vector<std::optional<size_t>> &rowDims,

@@ -1,5 +1,6 @@
-// x86 plans pair rows of at most 2048 elements (TargetDescription::
-// pairedRowElements): a block takes two rows and runs each stage over both,
+// x86 plans pair rows of a constant length above 256 and at most 2048
+// elements (TargetDescription::pairedRowElements; rows of 4096 are not):
+// a block takes two rows and runs each stage over both,
 // so one row's reduction tail overlaps the other row's work. A softmax under
 // mixed precision also keeps its rows widened to f32 in a block buffer for
 // the exp pass (keepsWidenedHalves) instead of converting them again, from
