@@ -132,6 +132,51 @@ std::shared_ptr<const DenseElements> DenseElements::viewOf(ElementType type, int
   return out;
 }
 
+std::shared_ptr<const DenseElements>
+DenseElements::transposed(const std::vector<int64_t> &shape,
+                          const std::vector<int64_t> &perm) const {
+  assert(shape.size() == perm.size() && "a permutation of every dim");
+  const size_t rank = shape.size();
+  const size_t width = static_cast<size_t>(elementByteSize(type_));
+  // Source strides in elements, then the result's dims and the matching
+  // source strides: the result is walked in order, the source by strides.
+  std::vector<int64_t> sourceStride(rank, 1);
+  for (size_t d = rank; d-- > 1;)
+    sourceStride[d - 1] = sourceStride[d] * shape[d];
+  std::vector<int64_t> dims(rank), stride(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    dims[i] = shape[static_cast<size_t>(perm[i])];
+    stride[i] = sourceStride[static_cast<size_t>(perm[i])];
+  }
+  std::shared_ptr<DenseElements> out(new DenseElements(type_, count_));
+  if (count_ == 0)
+    return out;
+  if (rank == 0) {
+    std::memcpy(out->data_.get(), data(), width);
+    return out;
+  }
+  const auto *from = static_cast<const std::byte *>(data());
+  std::byte *to = out->data_.get();
+  // The innermost result dim is one strided run per row of the result.
+  const int64_t inner = dims[rank - 1];
+  const int64_t innerStride = stride[rank - 1];
+  std::vector<int64_t> index(rank, 0);
+  for (int64_t written = 0; written < count_; written += inner) {
+    int64_t source = 0;
+    for (size_t d = 0; d + 1 < rank; ++d)
+      source += index[d] * stride[d];
+    for (int64_t j = 0; j < inner; ++j)
+      std::memcpy(to + static_cast<size_t>(written + j) * width,
+                  from + static_cast<size_t>(source + j * innerStride) * width, width);
+    for (size_t d = rank - 1; d-- > 0;) {
+      if (++index[d] < dims[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<const DenseElements> DenseElements::fromHostTensor(const HostTensor &t) {
   std::shared_ptr<DenseElements> out(new DenseElements(t.elementType(), t.numElements()));
   std::byte *data = out->data_.get();

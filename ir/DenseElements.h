@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "ir/ElementType.h"
 
@@ -34,6 +35,13 @@ public:
   /// must be kAlignment aligned.
   static std::shared_ptr<const DenseElements>
   viewOf(ElementType type, int64_t count, const void *bytes, std::shared_ptr<const void> owner);
+  /// The elements of a `shape` tensor laid out as `transpose` with `perm`
+  /// lays them out (result dim i is source dim perm[i]): one copy, moved
+  /// byte for byte, so weights keep their width (a Gemm's transposed weight
+  /// folds into the layout `dot` reads). perm is a permutation of the dims
+  /// and the shape's product is size().
+  std::shared_ptr<const DenseElements> transposed(const std::vector<int64_t> &shape,
+                                                  const std::vector<int64_t> &perm) const;
   static constexpr size_t kAlignment = 64;
 
   ElementType elementType() const { return type_; }

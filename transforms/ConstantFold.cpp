@@ -162,12 +162,30 @@ std::optional<LiteralValue> foldSplatElementwise(const Operation &op) {
   return toLiteral(*result);
 }
 
+/// A transpose of weights (dense elements, as initializers import) of any
+/// size: the permuted copy, at the weights' width. Exporters transpose
+/// weights into the layout an op reads (ONNX Gemm's transB), and folding it
+/// here moves them once at compile time instead of once per call.
+std::optional<LiteralValue> foldDenseTranspose(const Operation &op) {
+  if (op.kind() != OpKind::Transpose)
+    return std::nullopt;
+  const LiteralValue &literal = op.operand(0)->definingOp()->attr("value")->getLiteral();
+  std::optional<std::vector<int64_t>> shape = op.operand(0)->type().staticShape();
+  std::optional<std::vector<int64_t>> result = op.type().staticShape();
+  if (!literal.elements || !shape || !result || literal.shape != *shape)
+    return std::nullopt;
+  return LiteralValue::dense(*result,
+                             literal.elements->transposed(*shape, op.attr("perm")->getIntList()));
+}
+
 std::optional<LiteralValue> fold(const Operation &op) {
   if (op.info().category == OpCategory::Source || op.numOperands() == 0)
     return std::nullopt;
   for (const Value *operand : op.operands())
     if (!isConstant(operand))
       return std::nullopt;
+  if (std::optional<LiteralValue> literal = foldDenseTranspose(op))
+    return literal;
   if (std::optional<LiteralValue> literal = foldStatic(op))
     return literal;
   if (op.info().isElementwise())

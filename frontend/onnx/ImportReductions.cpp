@@ -1,6 +1,7 @@
-// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin), CumSum, TopK and
-// MatMul, the one library op. Reductions keep their dims (keepdims = 1) by a
-// reshape after the xstitch reduction, which removes them.
+// ONNX reductions (ReduceSum ... ReduceLogSumExp, ArgMax, ArgMin), CumSum,
+// TopK, and MatMul and Gemm, which become the one library op (dot).
+// Reductions keep their dims (keepdims = 1) by a reshape after the xstitch
+// reduction, which removes them.
 
 #include <limits>
 
@@ -289,6 +290,46 @@ absl::Status importMatMul(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Gemm: alpha * A' B' + beta * C, with A' and B' transposed when transA and
+/// transB say (PyTorch's nn.Linear on a matrix: transB = 1 over the weight,
+/// whose transpose constant folding moves once at compile time).
+absl::Status importGemm(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * a, c.input(0));
+  XS_ASSIGN_OR_RETURN(Value * b, c.input(1));
+  if (a->type().rank() != 2 || b->type().rank() != 2)
+    return c.error(strCat("Gemm needs matrices (rank 2), got ranks ", a->type().rank(), " and ",
+                          b->type().rank()));
+  auto transposeIf = [&](Value *x, const char *attr) -> absl::StatusOr<Value *> {
+    if (c.intAttr(attr, 0) == 0)
+      return x;
+    return c.create(OpKind::Transpose, {x}, {{"perm", Attribute::intList({1, 0})}});
+  };
+  XS_ASSIGN_OR_RETURN(a, transposeIf(a, "transA"));
+  XS_ASSIGN_OR_RETURN(b, transposeIf(b, "transB"));
+  XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Dot, {a, b}));
+  double alpha = c.floatAttr("alpha", 1.0), beta = c.floatAttr("beta", 1.0);
+  bool floats = isFloat(y->type().elementType());
+  if (!floats && (alpha != 1.0 || (beta != 1.0 && c.hasInput(2))))
+    return c.unsupported("Gemm of integers with alpha or beta other than 1");
+  if (alpha != 1.0) {
+    XS_ASSIGN_OR_RETURN(Value * scale, c.scalarLike(alpha, y));
+    XS_ASSIGN_OR_RETURN(y, c.binary(OpKind::Mul, y, scale));
+  }
+  if (c.hasInput(2)) {
+    XS_ASSIGN_OR_RETURN(Value * bias, c.input(2));
+    if (bias->type().rank() > 2)
+      return c.error(
+          strCat("Gemm's C must broadcast to the [M, N] result, got rank ", bias->type().rank()));
+    if (beta != 1.0) {
+      XS_ASSIGN_OR_RETURN(Value * scale, c.scalarLike(beta, bias));
+      XS_ASSIGN_OR_RETURN(bias, c.binary(OpKind::Mul, bias, scale));
+    }
+    XS_ASSIGN_OR_RETURN(y, c.binary(OpKind::Add, y, bias));
+  }
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 } // namespace
 
 void addReductionImporters(ImporterTable &table) {
@@ -305,6 +346,7 @@ void addReductionImporters(ImporterTable &table) {
   table["ArgMax"] = {importArgReduce<OpKind::ArgMax>, 1};
   table["ArgMin"] = {importArgReduce<OpKind::ArgMin>, 1};
   table["MatMul"] = {importMatMul, 1};
+  table["Gemm"] = {importGemm, 7};
   table["CumSum"] = {importCumSum, 11};
   table["TopK"] = {importTopK, 10};
 }

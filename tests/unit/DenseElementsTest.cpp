@@ -1,8 +1,9 @@
 // Dense constants held at their element type's width: every type reads back
 // what was stored, literals backed by them print and compare as the text
 // IR's literals do, a model's weights stay f32 from the ONNX initializer to
-// the compiled plan (one copy, shared), and compile-cache keys carry their
-// digests instead of their text.
+// the compiled plan (one copy, shared), transposes of them fold at their width
+// (ONNX Gemm's transB), and compile-cache keys carry their digests instead
+// of their text.
 
 #include <cstdint>
 #include <cstring>
@@ -180,6 +181,109 @@ TEST(DenseElementsTest, WeightsStayAtTheirWidthFromInitializerToPlan) {
   for (const auto &op : parsed->get()->functions().at(0)->ops())
     if (op->kind() == OpKind::Constant && op->type().elementType() == ElementType::F32)
       EXPECT_TRUE(op->attr("value")->getLiteral() == literal);
+}
+
+TEST(DenseElementsTest, TransposedMovesEachElementWhereTransposeDoes) {
+  // f32[2, 3, 4] with perm [2, 0, 1]: result[k][i][j] = source[i][j][k].
+  std::vector<float> source(24);
+  for (size_t i = 0; i < source.size(); ++i)
+    source[i] = static_cast<float>(i) * 0.5f - 3.0f;
+  std::shared_ptr<const DenseElements> e =
+      DenseElements::copyOf(ElementType::F32, 24, source.data());
+  std::shared_ptr<const DenseElements> t = e->transposed({2, 3, 4}, {2, 0, 1});
+  ASSERT_EQ(t->elementType(), ElementType::F32);
+  ASSERT_EQ(t->size(), 24);
+  for (int k = 0; k < 4; ++k)
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 3; ++j)
+        EXPECT_EQ(t->getDouble((k * 2 + i) * 3 + j),
+                  source[static_cast<size_t>((i * 3 + j) * 4 + k)])
+            << "at " << k << ", " << i << ", " << j;
+
+  // 16-bit elements move as their bit patterns.
+  HostTensor half = sample(ElementType::F16, 15);
+  std::shared_ptr<const DenseElements> h =
+      DenseElements::fromHostTensor(half)->transposed({3, 5}, {1, 0});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j)
+      EXPECT_EQ(h->getDouble(j * 3 + i), half.getDouble(i * 5 + j));
+
+  // The identity permutation, a vector and a scalar keep their elements.
+  EXPECT_TRUE(e->transposed({2, 3, 4}, {0, 1, 2})->sameContent(*e));
+  EXPECT_TRUE(e->transposed({24}, {0})->sameContent(*e));
+  std::shared_ptr<const DenseElements> one =
+      DenseElements::copyOf(ElementType::F32, 1, source.data());
+  EXPECT_TRUE(one->transposed({}, {})->sameContent(*one));
+}
+
+/// y = Gemm(x, w, bias) with transB = 1, as PyTorch exports nn.Linear over a
+/// matrix: x f32[R, 96], w f32[80, 96] (the layer's [out, in] weight).
+std::string linearModel(std::vector<float> &weight) {
+  onnx::ModelProto model;
+  model.set_ir_version(8);
+  model.add_opset_import()->set_version(17);
+  onnx::GraphProto *graph = model.mutable_graph();
+  graph->set_name("g");
+  auto addValue = [](onnx::ValueInfoProto *v, const char *name, int64_t cols) {
+    v->set_name(name);
+    onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    t->mutable_shape()->add_dim()->set_dim_param("R");
+    t->mutable_shape()->add_dim()->set_dim_value(cols);
+  };
+  addValue(graph->add_input(), "x", 96);
+  addValue(graph->add_output(), "y", 80);
+  onnx::TensorProto *w = graph->add_initializer();
+  w->set_name("w");
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  w->add_dims(80);
+  w->add_dims(96);
+  weight.resize(80 * 96);
+  for (size_t i = 0; i < weight.size(); ++i)
+    weight[i] = static_cast<float>(i % 89) * 0.25f - 7.0f;
+  w->set_raw_data(weight.data(), weight.size() * sizeof(float));
+  onnx::TensorProto *b = graph->add_initializer();
+  b->set_name("b");
+  b->set_data_type(onnx::TensorProto::FLOAT);
+  b->add_dims(80);
+  std::vector<float> bias(80, 0.5f);
+  b->set_raw_data(bias.data(), bias.size() * sizeof(float));
+  onnx::NodeProto *gemm = graph->add_node();
+  gemm->set_op_type("Gemm");
+  gemm->add_input("x");
+  gemm->add_input("w");
+  gemm->add_input("b");
+  gemm->add_output("y");
+  onnx::AttributeProto *transB = gemm->add_attribute();
+  transB->set_name("transB");
+  transB->set_type(onnx::AttributeProto::INT);
+  transB->set_i(1);
+  return model.SerializeAsString();
+}
+
+TEST(DenseElementsTest, GemmWeightIsTransposedOnceAtCompileTime) {
+  std::vector<float> weight;
+  absl::StatusOr<OnnxImport> imported = importOnnxBytes(linearModel(weight), "linear.onnx");
+  ASSERT_TRUE(imported.ok()) << imported.status();
+  ASSERT_TRUE(runPipeline(*imported->module, defaultPipeline(), PipelineOptions()).ok());
+  const Function &f = *imported->module->functions().at(0);
+  const Operation *dot = nullptr;
+  for (const auto &op : f.ops()) {
+    EXPECT_NE(op->kind(), OpKind::Transpose) << "the weight is transposed at run time:\n"
+                                             << printFunction(f);
+    if (op->kind() == OpKind::Dot)
+      dot = op.get();
+  }
+  ASSERT_NE(dot, nullptr) << printFunction(f);
+  const Operation *constant = dot->operand(1)->definingOp();
+  ASSERT_EQ(constant->kind(), OpKind::Constant) << printFunction(f);
+  const LiteralValue &literal = constant->attr("value")->getLiteral();
+  ASSERT_NE(literal.elements, nullptr) << "the weight was widened into the literal's doubles";
+  EXPECT_EQ(literal.shape, (std::vector<int64_t>{96, 80}));
+  for (int k = 0; k < 96; ++k)
+    for (int n = 0; n < 80; ++n)
+      ASSERT_EQ(literal.elements->getDouble(k * 80 + n), weight[static_cast<size_t>(n * 96 + k)])
+          << "at " << k << ", " << n;
 }
 
 } // namespace

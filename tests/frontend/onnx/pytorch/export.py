@@ -70,6 +70,32 @@ class MaskedSoftmax(nn.Module):
         return torch.softmax(h, dim=-1), h.sum(dim=1)
 
 
+class ClassifierHead(nn.Module):
+    """Linear -> GELU -> Linear -> log_softmax over a batch of feature
+    vectors: nn.Linear over a matrix exports as Gemm (transB = 1, the bias as
+    C), where over a batch of sequences it exports as MatMul."""
+
+    def __init__(self, hidden=64, inner=48, classes=10):
+        super().__init__()
+        self.up = nn.Linear(hidden, inner)
+        self.out = nn.Linear(inner, classes)
+
+    def forward(self, x):
+        return torch.log_softmax(self.out(nn.functional.gelu(self.up(x))), dim=-1)
+
+
+class SelfAttention(nn.Module):
+    """nn.MultiheadAttention as written in user code (sequence-first): the
+    exporter writes its projections as Gemm over the flattened tokens."""
+
+    def __init__(self, hidden=32, heads=4):
+        super().__init__()
+        self.attention = nn.MultiheadAttention(hidden, heads)
+
+    def forward(self, x):
+        return self.attention(x, x, x, need_weights=False)[0]
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -95,6 +121,10 @@ def main():
                       os.path.join(HERE, "masked_softmax.onnx"), input_names=["x", "mask"],
                       output_names=["y", "s"], dynamic_axes={"x": [0, 1], "mask": [0, 1]},
                       opset_version=OPSET)
+    export(ClassifierHead().eval(), (torch.randn(4, 64),), ["x"], {"x": {0: "B"}, "y": {0: "B"}},
+           "classifier_head.onnx")
+    export(SelfAttention().eval(), (torch.randn(6, 2, 32),), ["x"],
+           {"x": {0: "S", 1: "B"}, "y": {0: "S", 1: "B"}}, "self_attention.onnx")
 
 
 if __name__ == "__main__":
