@@ -1,5 +1,5 @@
 // ONNX data-movement operators: Transpose, Concat, Split, Slice, Pad, Tile,
-// Gather and GatherElements. Concat, Gather and Slice of shape vectors
+// Gather, GatherElements and OneHot. Concat, Gather and Slice of shape vectors
 // (Shape -> Gather -> Concat -> Reshape chains) stay dims known at import.
 
 #include <limits>
@@ -456,6 +456,54 @@ absl::Status importGather(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// OneHot: `values[1]` where the new axis's position equals the index,
+/// `values[0]` elsewhere (negative indices count from the end; indices out
+/// of range give a line of `values[0]`). The depth fixes the result's shape,
+/// so it must be known at import; the values may be computed.
+absl::Status importOneHot(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(Value * indices, c.input(0));
+  XS_ASSIGN_OR_RETURN(HostTensor depthValue, c.constantInput(1, "the depth of OneHot"));
+  if (depthValue.numElements() != 1)
+    return c.error(
+        strCat("the depth of OneHot must be one number, not ", depthValue.numElements()));
+  const int64_t depth = static_cast<int64_t>(depthValue.getDouble(0));
+  if (depth < 1)
+    return c.error(strCat("the depth of OneHot must be at least 1, not ", depth));
+  XS_ASSIGN_OR_RETURN(Value * values, c.input(2));
+  if (values->type().rank() != 1 || values->type().dim(0) != DimExpr(2))
+    return c.error("the values of OneHot must be a vector of 2 elements: [off, on]");
+  const TensorType &type = indices->type();
+  XS_ASSIGN_OR_RETURN(int64_t axis,
+                      c.normalizeAxis(c.intAttr("axis", -1), type.rank() + 1, "axis"));
+  if (type.elementType() != ElementType::I64) {
+    XS_ASSIGN_OR_RETURN(indices, c.cast(indices, ElementType::I64));
+  }
+  // Negative indices count from the end: i + depth where i < 0.
+  XS_ASSIGN_OR_RETURN(Value * zero, c.scalarLike(0, indices));
+  XS_ASSIGN_OR_RETURN(Value * negative, c.compare("lt", indices, zero));
+  XS_ASSIGN_OR_RETURN(Value * depthScalar, c.scalarLike(static_cast<double>(depth), indices));
+  XS_ASSIGN_OR_RETURN(Value * wrapped, c.binary(OpKind::Add, indices, depthScalar));
+  XS_ASSIGN_OR_RETURN(indices, c.select(negative, wrapped, indices));
+  std::vector<DimExpr> shape = type.shape();
+  shape.insert(shape.begin() + axis, DimExpr(depth));
+  std::vector<int64_t> dims;
+  for (int64_t d = 0; d <= type.rank(); ++d)
+    if (d != axis)
+      dims.push_back(d);
+  TensorType indexType(ElementType::I64, shape);
+  XS_ASSIGN_OR_RETURN(Value * wide, c.create(OpKind::Broadcast, {indices},
+                                             {{"dims", Attribute::intList(dims)}}, indexType));
+  XS_ASSIGN_OR_RETURN(Value * position,
+                      c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(axis)}}, indexType));
+  XS_ASSIGN_OR_RETURN(Value * hot, c.compare("eq", wide, position));
+  // values[hot]: 0 picks off, 1 picks on.
+  XS_ASSIGN_OR_RETURN(Value * pick, c.cast(hot, ElementType::I64));
+  XS_ASSIGN_OR_RETURN(Value * y,
+                      c.create(OpKind::Gather, {values, pick}, {{"dim", Attribute::integer(0)}}));
+  c.setOutput(0, y);
+  return absl::OkStatus();
+}
+
 absl::Status importGatherElements(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * idx, c.input(1));
@@ -511,6 +559,7 @@ void addMovementImporters(ImporterTable &table) {
   table["Tile"] = {importTile, 6};
   table["Gather"] = {importGather, 1};
   table["GatherElements"] = {importGatherElements, 11};
+  table["OneHot"] = {importOneHot, 11};
 }
 
 } // namespace xs

@@ -22,7 +22,7 @@ uint32_t shapeOperandMask(const std::string &opType) {
       {"Reshape", 0b10},      {"Expand", 0b10}, {"Tile", 0b10},      {"Slice", 0b11110},
       {"Pad", 0b110},         {"Split", 0b10},  {"Squeeze", 0b10},   {"Unsqueeze", 0b10},
       {"ConstantOfShape", 1}, {"Range", 0b111}, {"ReduceSum", 0b10}, {"Dropout", 0b110},
-      {"Trilu", 0b10},        {"CumSum", 0b10}, {"TopK", 0b10},
+      {"Trilu", 0b10},        {"CumSum", 0b10}, {"TopK", 0b10},      {"OneHot", 0b10},
   };
   auto it = masks.find(opType);
   return it == masks.end() ? 0 : it->second;

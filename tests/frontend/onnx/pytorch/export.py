@@ -96,6 +96,21 @@ class SelfAttention(nn.Module):
         return self.attention(x, x, x, need_weights=False)[0]
 
 
+class LabelSmoothingLoss(nn.Module):
+    """Cross entropy against one-hot labels smoothed by 0.1, as training
+    loops write it: F.one_hot exports as OneHot."""
+
+    def __init__(self, classes=10, smoothing=0.1):
+        super().__init__()
+        self.classes = classes
+        self.smoothing = smoothing
+
+    def forward(self, logits, labels):
+        target = nn.functional.one_hot(labels, self.classes).to(logits.dtype)
+        target = target * (1.0 - self.smoothing) + self.smoothing / self.classes
+        return -(target * torch.log_softmax(logits, dim=-1)).sum(-1).mean()
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -125,6 +140,9 @@ def main():
            "classifier_head.onnx")
     export(SelfAttention().eval(), (torch.randn(6, 2, 32),), ["x"],
            {"x": {0: "S", 1: "B"}, "y": {0: "S", 1: "B"}}, "self_attention.onnx")
+    export(LabelSmoothingLoss().eval(), (torch.randn(6, 10), torch.randint(0, 10, (6,))),
+           ["logits", "labels"], {"logits": {0: "N"}, "labels": {0: "N"}},
+           "label_smoothing_loss.onnx")
 
 
 if __name__ == "__main__":
