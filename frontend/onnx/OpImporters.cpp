@@ -9,6 +9,7 @@ const ImporterTable &onnxImporters() {
     addShapeImporters(t);
     addMovementImporters(t);
     addReductionImporters(t);
+    addEinsumImporter(t);
     addActivationImporters(t);
     addNormalizationImporters(t);
     addLossImporters(t);

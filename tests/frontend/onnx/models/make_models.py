@@ -117,20 +117,19 @@ def main():
         f.write("func @f(%x: f32[4]) -> (y) {\n  return %x\n}\n")
     save(helper.make_graph(add, "add", [tensor("x")], [tensor("y")]), "opset18.onnx", opset=18)
 
-    conv = [helper.make_node("Add", ["x", "x"], ["a"], name="first"),
-            helper.make_node("Einsum", ["a", "a"], ["y"], name="contract", equation="ij,ij->i")]
-    save(helper.make_graph(conv, "einsum", [tensor("x")], [tensor("y", shape=("N",))]),
-         "unsupported_op.onnx")
+    det = [helper.make_node("Add", ["x", "x"], ["a"], name="first"),
+           helper.make_node("Det", ["a"], ["y"], name="determinant")]
+    save(helper.make_graph(det, "det", [tensor("x", shape=("N", 4, 4))],
+                           [tensor("y", shape=("N",))]), "unsupported_op.onnx")
 
     # Three nodes of two operators xstitch does not import, reported at once.
-    several = [helper.make_node("Einsum", ["x", "x"], ["a"], name="/Einsum", equation="ij,ij->i"),
+    several = [helper.make_node("Det", ["x"], ["a"], name="/Det"),
                helper.make_node("NonZero", ["x"], ["b"], name="/NonZero"),
-               helper.make_node("Einsum", ["x", "x"], ["c"], name="/Einsum_1",
-                                equation="ij,ij->j")]
-    save(helper.make_graph(several, "several", [tensor("x")],
+               helper.make_node("Det", ["x"], ["c"], name="/Det_1")]
+    save(helper.make_graph(several, "several", [tensor("x", shape=("N", 4, 4))],
                            [tensor("a", shape=("N",)),
-                            tensor("b", TensorProto.INT64, shape=(2, None)),
-                            tensor("c", shape=(4,))]), "several_unsupported_ops.onnx")
+                            tensor("b", TensorProto.INT64, shape=(3, None)),
+                            tensor("c", shape=("N",))]), "several_unsupported_ops.onnx")
 
     # TopK with K an initializer, largest and smallest first: ties and NaNs;
     # the smallest over rows of any length V.

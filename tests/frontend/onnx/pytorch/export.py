@@ -111,6 +111,15 @@ class LabelSmoothingLoss(nn.Module):
         return -(target * torch.log_softmax(logits, dim=-1)).sum(-1).mean()
 
 
+class EinsumAttention(nn.Module):
+    """softmax(q k^T / sqrt(d)) v with both products written as torch.einsum:
+    exported as Einsum nodes."""
+
+    def forward(self, q, k, v):
+        scores = torch.einsum("bhqd,bhkd->bhqk", q, k) / 8.0
+        return torch.einsum("bhqk,bhkd->bhqd", scores.softmax(dim=-1), v)
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -143,6 +152,9 @@ def main():
     export(LabelSmoothingLoss().eval(), (torch.randn(6, 10), torch.randint(0, 10, (6,))),
            ["logits", "labels"], {"logits": {0: "N"}, "labels": {0: "N"}},
            "label_smoothing_loss.onnx")
+    qkv = {name: {0: "B", 2: "S"} for name in ("q", "k", "v")}
+    export(EinsumAttention().eval(), tuple(torch.randn(2, 4, 7, 64) for _ in range(3)),
+           ["q", "k", "v"], dict(qkv, y={0: "B", 2: "S"}), "einsum_attention.onnx")
 
 
 if __name__ == "__main__":
