@@ -216,6 +216,17 @@ absl::StatusOr<Value *> ImportContext::optionalInput(int i) {
   return input(i);
 }
 
+absl::StatusOr<std::vector<Value *>> ImportContext::inputs() {
+  if (numInputs() == 0)
+    return error("needs at least one input");
+  std::vector<Value *> values;
+  for (int i = 0; i < numInputs(); ++i) {
+    XS_ASSIGN_OR_RETURN(Value * v, input(i));
+    values.push_back(v);
+  }
+  return values;
+}
+
 absl::StatusOr<TensorType> ImportContext::inputType(int i) {
   const OnnxValue *v = onnxInput(i);
   if (v && !v->value && v->dims) {

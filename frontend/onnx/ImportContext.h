@@ -66,6 +66,9 @@ public:
   absl::StatusOr<Value *> input(int i);
   /// An optional input: nullptr when the node leaves it out.
   absl::StatusOr<Value *> optionalInput(int i);
+  /// Every input as an IR value (variadic operators); an error when the node
+  /// has none.
+  absl::StatusOr<std::vector<Value *>> inputs();
   /// The input's type (dims known at import: i64 of their count).
   absl::StatusOr<TensorType> inputType(int i);
   /// The input's elements when they are known at import; `what` says what

@@ -245,13 +245,7 @@ absl::StatusOr<Term> contract(ImportContext &c, const Term &a, const Term &b,
 }
 
 absl::Status importEinsum(ImportContext &c) {
-  std::vector<Value *> operands;
-  for (int i = 0; i < c.numInputs(); ++i) {
-    XS_ASSIGN_OR_RETURN(Value * v, c.input(i));
-    operands.push_back(v);
-  }
-  if (operands.empty())
-    return c.error("Einsum needs at least one input");
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> operands, c.inputs());
   XS_ASSIGN_OR_RETURN(Equation eq, parseEquation(c, operands));
   for (Label l : eq.output) {
     bool found = false;

@@ -53,13 +53,7 @@ absl::Status importConcat(ImportContext &c) {
     c.setOutputDims(0, out);
     return absl::OkStatus();
   }
-  std::vector<Value *> inputs;
-  for (int i = 0; i < c.numInputs(); ++i) {
-    XS_ASSIGN_OR_RETURN(Value * x, c.input(i));
-    inputs.push_back(x);
-  }
-  if (inputs.empty())
-    return c.error("needs at least one input");
+  XS_ASSIGN_OR_RETURN(std::vector<Value *> inputs, c.inputs());
   XS_ASSIGN_OR_RETURN(int64_t axis,
                       c.normalizeAxis(c.intAttr("axis", 0), inputs[0]->type().rank(), "axis"));
   XS_ASSIGN_OR_RETURN(Value * y,

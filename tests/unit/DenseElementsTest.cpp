@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "frontend/onnx/OnnxImporter.h"
@@ -110,36 +111,50 @@ TEST(DenseElementsTest, LiteralsPrintAndCompareAsTextLiterals) {
   EXPECT_EQ(Attribute::literal(dense).str(4), Attribute::literal(dense).str());
 }
 
-/// y = x + w with w an f32[64, 128] initializer (a weight: more elements
-/// than importers evaluate).
-std::string modelWithWeight(std::vector<float> &weight) {
+/// An f32 graph input or output of shape [rows, cols]; `rows` empty: R, a
+/// symbolic dim.
+void setMatrix(onnx::ValueInfoProto *v, const char *name, std::optional<int64_t> rows,
+               int64_t cols) {
+  v->set_name(name);
+  onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
+  t->set_elem_type(onnx::TensorProto::FLOAT);
+  if (rows)
+    t->mutable_shape()->add_dim()->set_dim_value(*rows);
+  else
+    t->mutable_shape()->add_dim()->set_dim_param("R");
+  t->mutable_shape()->add_dim()->set_dim_value(cols);
+}
+
+/// An f32 initializer of `values` with `dims`.
+void addWeight(onnx::GraphProto *graph, const char *name, std::vector<int64_t> dims,
+               const std::vector<float> &values) {
+  onnx::TensorProto *w = graph->add_initializer();
+  w->set_name(name);
+  w->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims)
+    w->add_dims(d);
+  w->set_raw_data(values.data(), values.size() * sizeof(float));
+}
+
+onnx::ModelProto emptyModel() {
   onnx::ModelProto model;
   model.set_ir_version(8);
   model.add_opset_import()->set_version(17);
+  model.mutable_graph()->set_name("g");
+  return model;
+}
+
+/// y = x + w with w an f32[64, 128] initializer (a weight: more elements
+/// than importers evaluate).
+std::string modelWithWeight(std::vector<float> &weight) {
+  onnx::ModelProto model = emptyModel();
   onnx::GraphProto *graph = model.mutable_graph();
-  graph->set_name("g");
-  auto addValue = [](onnx::ValueInfoProto *v, const char *name, bool symbolic) {
-    v->set_name(name);
-    onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-    t->set_elem_type(onnx::TensorProto::FLOAT);
-    auto *shape = t->mutable_shape();
-    if (symbolic)
-      shape->add_dim()->set_dim_param("R");
-    else
-      shape->add_dim()->set_dim_value(64);
-    shape->add_dim()->set_dim_value(128);
-  };
-  addValue(graph->add_input(), "x", false);
-  addValue(graph->add_output(), "y", false);
-  onnx::TensorProto *w = graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  w->add_dims(64);
-  w->add_dims(128);
+  setMatrix(graph->add_input(), "x", 64, 128);
+  setMatrix(graph->add_output(), "y", 64, 128);
   weight.resize(64 * 128);
   for (size_t i = 0; i < weight.size(); ++i)
     weight[i] = static_cast<float>(i % 97) * 0.1f - 3.0f;
-  w->set_raw_data(weight.data(), weight.size() * sizeof(float));
+  addWeight(graph, "w", {64, 128}, weight);
   onnx::NodeProto *add = graph->add_node();
   add->set_op_type("Add");
   add->add_input("x");
@@ -219,35 +234,15 @@ TEST(DenseElementsTest, TransposedMovesEachElementWhereTransposeDoes) {
 /// y = Gemm(x, w, bias) with transB = 1, as PyTorch exports nn.Linear over a
 /// matrix: x f32[R, 96], w f32[80, 96] (the layer's [out, in] weight).
 std::string linearModel(std::vector<float> &weight) {
-  onnx::ModelProto model;
-  model.set_ir_version(8);
-  model.add_opset_import()->set_version(17);
+  onnx::ModelProto model = emptyModel();
   onnx::GraphProto *graph = model.mutable_graph();
-  graph->set_name("g");
-  auto addValue = [](onnx::ValueInfoProto *v, const char *name, int64_t cols) {
-    v->set_name(name);
-    onnx::TypeProto_Tensor *t = v->mutable_type()->mutable_tensor_type();
-    t->set_elem_type(onnx::TensorProto::FLOAT);
-    t->mutable_shape()->add_dim()->set_dim_param("R");
-    t->mutable_shape()->add_dim()->set_dim_value(cols);
-  };
-  addValue(graph->add_input(), "x", 96);
-  addValue(graph->add_output(), "y", 80);
-  onnx::TensorProto *w = graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(onnx::TensorProto::FLOAT);
-  w->add_dims(80);
-  w->add_dims(96);
+  setMatrix(graph->add_input(), "x", std::nullopt, 96);
+  setMatrix(graph->add_output(), "y", std::nullopt, 80);
   weight.resize(80 * 96);
   for (size_t i = 0; i < weight.size(); ++i)
     weight[i] = static_cast<float>(i % 89) * 0.25f - 7.0f;
-  w->set_raw_data(weight.data(), weight.size() * sizeof(float));
-  onnx::TensorProto *b = graph->add_initializer();
-  b->set_name("b");
-  b->set_data_type(onnx::TensorProto::FLOAT);
-  b->add_dims(80);
-  std::vector<float> bias(80, 0.5f);
-  b->set_raw_data(bias.data(), bias.size() * sizeof(float));
+  addWeight(graph, "w", {80, 96}, weight);
+  addWeight(graph, "b", {80}, std::vector<float>(80, 0.5f));
   onnx::NodeProto *gemm = graph->add_node();
   gemm->set_op_type("Gemm");
   gemm->add_input("x");
