@@ -131,6 +131,11 @@ def main():
                             tensor("b", TensorProto.INT64, shape=(3, None)),
                             tensor("c", shape=("N",))]), "several_unsupported_ops.onnx")
 
+    # An Einsum that takes a diagonal (a label twice in one term) does not import.
+    diagonal = [helper.make_node("Einsum", ["x"], ["y"], name="/Einsum", equation="nii->ni")]
+    save(helper.make_graph(diagonal, "diagonal", [tensor("x", shape=("N", 4, 4))],
+                           [tensor("y", shape=("N", 4))]), "einsum_diagonal.onnx")
+
     # TopK with K an initializer, largest and smallest first: ties and NaNs;
     # the smallest over rows of any length V.
     for name, largest, row in [("topk_largest.onnx", 1, 6), ("topk_smallest.onnx", 0, "V")]:
