@@ -29,7 +29,10 @@ struct Equation {
 };
 
 /// The labels of one term; "..." stands for `rank` minus the letters' count
-/// dims. Fails on characters other than letters and one "...".
+/// dims, and in the output (rank -1) for the most dims it stood for in an
+/// input (`ellipsisRank`, which input terms raise). Fails on characters
+/// other than letters and one "...", and on a count of letters that does
+/// not fit the operand's rank.
 absl::StatusOr<std::vector<Label>> parseTerm(ImportContext &c, const std::string &term,
                                              int64_t rank, int64_t *ellipsisRank) {
   std::vector<Label> labels;
