@@ -119,8 +119,13 @@ absl::StatusOr<Equation> parseEquation(ImportContext &c, const std::vector<Value
   return eq;
 }
 
+/// Where `l` is in `labels` (labels.size() when it is not).
+size_t position(const std::vector<Label> &labels, Label l) {
+  return static_cast<size_t>(std::find(labels.begin(), labels.end(), l) - labels.begin());
+}
+
 bool contains(const std::vector<Label> &labels, Label l) {
-  return std::find(labels.begin(), labels.end(), l) != labels.end();
+  return position(labels, l) < labels.size();
 }
 
 /// An operand with its labels, one per dim.
@@ -152,7 +157,7 @@ absl::StatusOr<Value *> permute(ImportContext &c, const Term &t, const std::vect
   std::vector<int64_t> perm;
   bool identity = true;
   for (Label l : order) {
-    int64_t d = std::find(t.labels.begin(), t.labels.end(), l) - t.labels.begin();
+    int64_t d = static_cast<int64_t>(position(t.labels, l));
     identity = identity && d == static_cast<int64_t>(perm.size());
     perm.push_back(d);
   }
@@ -164,25 +169,21 @@ absl::StatusOr<Value *> permute(ImportContext &c, const Term &t, const std::vect
 /// The dims of `t` for `labels`, in that order.
 std::vector<DimExpr> dimsOf(const Term &t, const std::vector<Label> &labels) {
   std::vector<DimExpr> dims;
-  for (Label l : labels) {
-    size_t d =
-        static_cast<size_t>(std::find(t.labels.begin(), t.labels.end(), l) - t.labels.begin());
-    dims.push_back(t.value->type().dim(static_cast<int64_t>(d)));
-  }
+  for (Label l : labels)
+    dims.push_back(t.value->type().dim(static_cast<int64_t>(position(t.labels, l))));
   return dims;
 }
 
-/// The operand broadcast to the result's labels: its dims where it has the
-/// label, 1 where it does not (numpy broadcasting then fills them).
-absl::StatusOr<Value *> alignToOutput(ImportContext &c, const Term &t,
-                                      const std::vector<Label> &output) {
+/// The operand laid out for `labels`: its dims where it has the label, 1
+/// where it does not (numpy broadcasting then fills them).
+absl::StatusOr<Value *> alignTo(ImportContext &c, const Term &t, const std::vector<Label> &labels) {
   std::vector<Label> present;
-  for (Label l : output)
+  for (Label l : labels)
     if (contains(t.labels, l))
       present.push_back(l);
   XS_ASSIGN_OR_RETURN(Value * v, permute(c, t, present));
   std::vector<DimExpr> shape;
-  for (Label l : output)
+  for (Label l : labels)
     shape.push_back(contains(t.labels, l) ? dimsOf(t, {l})[0] : DimExpr(1));
   return c.reshape(v, shape);
 }
@@ -210,8 +211,8 @@ absl::StatusOr<Term> contract(ImportContext &c, const Term &a, const Term &b,
   if (summed.empty()) {
     // No shared summed label: an element-wise product of broadcasts.
     std::vector<Label> labels = concat(concat(batch, left), right);
-    XS_ASSIGN_OR_RETURN(Value * x, alignToOutput(c, a, labels));
-    XS_ASSIGN_OR_RETURN(Value * z, alignToOutput(c, b, labels));
+    XS_ASSIGN_OR_RETURN(Value * x, alignTo(c, a, labels));
+    XS_ASSIGN_OR_RETURN(Value * z, alignTo(c, b, labels));
     XS_ASSIGN_OR_RETURN(Value * y, c.binary(OpKind::Mul, x, z));
     return Term{y, labels};
   }
@@ -280,8 +281,9 @@ absl::Status importEinsum(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Term acc, sumOwn(terms[0], 0));
   for (size_t i = 1; i < terms.size(); ++i) {
     XS_ASSIGN_OR_RETURN(Term next, sumOwn(terms[i], i));
+    // contract sums the shared labels nothing after needs; the others it
+    // keeps are needed, or sumOwn would have summed them.
     XS_ASSIGN_OR_RETURN(acc, contract(c, acc, next, neededAfter(i)));
-    XS_ASSIGN_OR_RETURN(acc, sumOut(c, acc, [&](Label l) { return contains(neededAfter(i), l); }));
   }
   XS_ASSIGN_OR_RETURN(Value * y, permute(c, acc, eq.output));
   c.setOutput(0, y);
