@@ -144,6 +144,17 @@ onnx::ModelProto emptyModel() {
   return model;
 }
 
+/// The model imported and run through the default pipeline.
+absl::StatusOr<OnnxImport> importAndOptimize(const std::string &bytes, const std::string &name) {
+  absl::StatusOr<OnnxImport> imported = importOnnxBytes(bytes, name);
+  if (!imported.ok())
+    return imported.status();
+  if (absl::Status s = runPipeline(*imported->module, defaultPipeline(), PipelineOptions());
+      !s.ok())
+    return s;
+  return imported;
+}
+
 /// y = x + w with w an f32[64, 128] initializer (a weight: more elements
 /// than importers evaluate).
 std::string modelWithWeight(std::vector<float> &weight) {
@@ -165,9 +176,8 @@ std::string modelWithWeight(std::vector<float> &weight) {
 
 TEST(DenseElementsTest, WeightsStayAtTheirWidthFromInitializerToPlan) {
   std::vector<float> weight;
-  absl::StatusOr<OnnxImport> imported = importOnnxBytes(modelWithWeight(weight), "m.onnx");
+  absl::StatusOr<OnnxImport> imported = importAndOptimize(modelWithWeight(weight), "m.onnx");
   ASSERT_TRUE(imported.ok()) << imported.status();
-  ASSERT_TRUE(runPipeline(*imported->module, defaultPipeline(), PipelineOptions()).ok());
   const Function &f = *imported->module->functions().at(0);
   const Operation *constant = nullptr;
   for (const auto &op : f.ops())
@@ -258,9 +268,8 @@ std::string linearModel(std::vector<float> &weight) {
 
 TEST(DenseElementsTest, GemmWeightIsTransposedOnceAtCompileTime) {
   std::vector<float> weight;
-  absl::StatusOr<OnnxImport> imported = importOnnxBytes(linearModel(weight), "linear.onnx");
+  absl::StatusOr<OnnxImport> imported = importAndOptimize(linearModel(weight), "linear.onnx");
   ASSERT_TRUE(imported.ok()) << imported.status();
-  ASSERT_TRUE(runPipeline(*imported->module, defaultPipeline(), PipelineOptions()).ok());
   const Function &f = *imported->module->functions().at(0);
   const Operation *dot = nullptr;
   for (const auto &op : f.ops()) {
