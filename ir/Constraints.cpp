@@ -201,9 +201,29 @@ DimRange ConstraintStore::rangeOf(const std::string &symbol) const {
   return r;
 }
 
+DimExpr ConstraintStore::withQuotients(const DimExpr &e) const {
+  // X % k == 0 makes X the multiple k*q of a fresh atom q, so that X/k reads
+  // q and k*(X/k) reads X. The atom's name cannot be written in the text
+  // format, so it never meets a symbol of the function.
+  absl::flat_hash_map<std::string, int64_t> multiples;
+  for (const auto &[expr, d] : divisibility_) {
+    DimExpr c = canonicalize(expr);
+    if (c.isSymbol()) {
+      int64_t &m = multiples[c.symbolName()];
+      m = std::lcm(m == 0 ? 1 : m, d);
+    }
+  }
+  absl::flat_hash_map<std::string, DimExpr> map;
+  for (const auto &[symbol, m] : multiples)
+    map.emplace(symbol, m * DimExpr::symbol(absl::StrCat("{", symbol, "/", m, "}")));
+  return e.substitute(map);
+}
+
 bool ConstraintStore::provablyEqual(const DimExpr &a, const DimExpr &b) const {
   DimExpr diff = primitivePart(canonicalize(a) - canonicalize(b));
   if (diff == DimExpr())
+    return true;
+  if (!divisibility_.empty() && withQuotients(diff) == DimExpr())
     return true;
   for (const auto &[lhs, rhs] : productGroups_) {
     DimExpr g = primitivePart(canonicalize(lhs) - canonicalize(rhs));

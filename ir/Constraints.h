@@ -115,6 +115,9 @@ public:
 
 private:
   std::string find(const std::string &symbol) const;
+  // `e` (canonical) with each symbol X that a fact makes a multiple of k
+  // written k*q: what lets k*(X/k) - X cancel.
+  DimExpr withQuotients(const DimExpr &e) const;
   // Union-find over symbol names; the representative is the symbol that was
   // seen first, so names from the signature win over later ones.
   mutable absl::flat_hash_map<std::string, std::string> parent_;

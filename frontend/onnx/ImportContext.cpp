@@ -479,9 +479,30 @@ absl::StatusOr<Value *> ImportContext::dimScalar(const DimExpr &d, ElementType t
   return create(OpKind::DimValue, {}, {{"dims", Attribute::dimList({d})}}, TensorType(t, {}));
 }
 
+absl::Status ImportContext::requireSameCount(const DimExpr &count,
+                                             const std::vector<DimExpr> &shape) {
+  ConstraintStore &facts = function().constraints();
+  const DimExpr product = dimProduct(shape);
+  if (facts.provablyEqual(count, product))
+    return absl::OkStatus();
+  for (const DimExpr &dim : shape)
+    for (const DimTerm &term : dim.terms())
+      for (const DimAtom &atom : term.factors)
+        if (!atom.isSymbol() && atom.numerator->isSymbol() &&
+            !facts.provablyDivisible(*atom.numerator, atom.divisor))
+          if (absl::Status s = facts.addDivisible(*atom.numerator, atom.divisor); !s.ok())
+            return error(strCat("the shape cannot hold the input's elements: ", s.message()));
+  if (facts.provablyEqual(count, product))
+    return absl::OkStatus();
+  if (absl::Status s = facts.addEqual(count, product); !s.ok())
+    return error(strCat("the shape cannot hold the input's elements: ", s.message()));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Value *> ImportContext::reshape(Value *x, std::vector<DimExpr> shape) {
   if (x->type().shape() == shape)
     return x;
+  XS_RETURN_IF_ERROR(requireSameCount(x->type().numElements(), shape));
   return create(OpKind::Reshape, {x}, {}, TensorType(x->type().elementType(), std::move(shape)));
 }
 

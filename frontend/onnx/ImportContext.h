@@ -136,6 +136,10 @@ public:
   /// A rank-0 value of type `t` holding `d`: a constant, or its value at run
   /// time (dim_value) when it is symbolic.
   absl::StatusOr<Value *> dimScalar(const DimExpr &d, ElementType t);
+  /// A reshape; where the shape's arithmetic of symbolic dims holds x's
+  /// elements only for some sizes (pixel_unshuffle's [B, C, H/2, 2, W/2, 2]),
+  /// the sizes it needs become facts each call checks, as ONNX makes any
+  /// other size an error at run time.
   absl::StatusOr<Value *> reshape(Value *x, std::vector<DimExpr> shape);
   absl::StatusOr<Value *> cast(Value *x, ElementType to);
   /// numpy broadcasting of `x` to `shape` (right-aligned, size-1 dims repeat).
@@ -167,6 +171,11 @@ public:
   const HostTensor *knownValue(const Value *v) const;
 
 private:
+  // The facts that make `shape` hold `count` elements: each divided symbol a
+  // multiple of its divisor (H % 2 == 0), or, where that does not settle it,
+  // the counts' equality itself. Fails where they cannot be equal.
+  absl::Status requireSameCount(const DimExpr &count, const std::vector<DimExpr> &shape);
+
   std::string nodeDescription() const;
   /// Whether `dim` is a symbol broadcast speculation may keep apart from
   /// another: bound from the inputs' shapes, neither a host symbol nor the

@@ -10,6 +10,7 @@ const ImporterTable &onnxImporters() {
     addMovementImporters(t);
     addReductionImporters(t);
     addEinsumImporter(t);
+    addImageImporters(t);
     addActivationImporters(t);
     addNormalizationImporters(t);
     addLossImporters(t);

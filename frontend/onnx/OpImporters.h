@@ -28,6 +28,7 @@ void addShapeImporters(ImporterTable &table);         // ImportShape.cpp
 void addMovementImporters(ImporterTable &table);      // ImportMovement.cpp
 void addReductionImporters(ImporterTable &table);     // ImportReductions.cpp
 void addEinsumImporter(ImporterTable &table);         // ImportEinsum.cpp
+void addImageImporters(ImporterTable &table);         // ImportImage.cpp
 void addActivationImporters(ImporterTable &table);    // ImportActivations.cpp
 void addNormalizationImporters(ImporterTable &table); // ImportNormalization.cpp
 void addLossImporters(ImporterTable &table);          // ImportLosses.cpp

@@ -162,6 +162,27 @@ TEST(ConstraintsTest, Divisibility) {
   EXPECT_EQ(factsText(store), "S % 8 == 0");
 }
 
+TEST(ConstraintsTest, DivisibilityCancelsTheQuotientsOfItsSymbol) {
+  // pixel_unshuffle's reshape: [B, 4, H, W] to [B, 4, H/2, 2, W/2, 2].
+  ConstraintStore store;
+  for (const char *s : {"B", "H", "W"})
+    store.noteSymbol(s);
+  const DimExpr half = DimExpr::floorDiv(sym("H"), 2);
+  const DimExpr in = 4 * sym("B") * sym("H") * sym("W");
+  const DimExpr out = 16 * sym("B") * half * DimExpr::floorDiv(sym("W"), 2);
+  EXPECT_FALSE(store.provablyEqual(in, out));
+  ASSERT_TRUE(store.addDivisible(sym("H"), 2).ok());
+  EXPECT_FALSE(store.provablyEqual(in, out));
+  ASSERT_TRUE(store.addDivisible(sym("W"), 4).ok());
+  EXPECT_TRUE(store.provablyEqual(in, out));
+  EXPECT_TRUE(store.provablyEqual(2 * half, sym("H")));
+  // W/4 * 4 is W, and so is W/2 * 2 (4 divides W), but H/4 * 4 is not H.
+  EXPECT_TRUE(store.provablyEqual(4 * DimExpr::floorDiv(sym("W"), 4), sym("W")));
+  EXPECT_FALSE(store.provablyEqual(4 * DimExpr::floorDiv(sym("H"), 4), sym("H")));
+  // The quotients are not symbols of the store.
+  EXPECT_EQ(factsText(store), "H % 2 == 0, W % 4 == 0");
+}
+
 TEST(ConstraintsTest, Ranges) {
   ConstraintStore store;
   store.noteSymbol("B");

@@ -120,6 +120,37 @@ class EinsumAttention(nn.Module):
         return torch.einsum("bhqk,bhkd->bhqd", scores.softmax(dim=-1), v)
 
 
+class SqueezeExcitation(nn.Module):
+    """A squeeze-and-excitation block: F.adaptive_avg_pool2d(x, 1) exports
+    as GlobalAveragePool, the two nn.Linear over [B, C] as Gemm."""
+
+    def __init__(self, channels=16, reduced=4):
+        super().__init__()
+        self.reduce = nn.Linear(channels, reduced)
+        self.expand = nn.Linear(reduced, channels)
+
+    def forward(self, x):
+        w = nn.functional.adaptive_avg_pool2d(x, 1).flatten(1)
+        w = torch.sigmoid(self.expand(torch.relu(self.reduce(w))))
+        return x * w[:, :, None, None]
+
+
+class PixelShuffle(nn.Module):
+    """F.pixel_shuffle exports as DepthToSpace."""
+
+    def forward(self, x):
+        return torch.tanh(nn.functional.pixel_shuffle(x, 2))
+
+
+class PixelUnshuffle(nn.Module):
+    """F.pixel_unshuffle exports as Reshapes to [B, C, H/2, 2, W/2, 2]
+    computed from Shape: H and W must be even, which the exporter leaves to
+    the run-time check of Reshape's element count."""
+
+    def forward(self, x):
+        return nn.functional.pixel_unshuffle(x, 2) * 2.0
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -155,6 +186,12 @@ def main():
     qkv = {name: {0: "B", 2: "S"} for name in ("q", "k", "v")}
     export(EinsumAttention().eval(), tuple(torch.randn(2, 4, 7, 64) for _ in range(3)),
            ["q", "k", "v"], dict(qkv, y={0: "B", 2: "S"}), "einsum_attention.onnx")
+    image = {"x": {0: "B", 2: "H", 3: "W"}}
+    export(SqueezeExcitation().eval(), (torch.randn(2, 16, 5, 6),), ["x"],
+           dict(image, y={0: "B", 2: "H", 3: "W"}), "squeeze_excitation.onnx")
+    export(PixelShuffle().eval(), (torch.randn(2, 16, 5, 6),), ["x"], image, "pixel_shuffle.onnx")
+    export(PixelUnshuffle().eval(), (torch.randn(2, 4, 6, 8),), ["x"], image,
+           "pixel_unshuffle.onnx")
 
 
 if __name__ == "__main__":
