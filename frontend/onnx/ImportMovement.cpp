@@ -118,6 +118,9 @@ struct SliceAxis {
   DimExpr start, limit;
   int64_t step = 1;
   std::vector<int64_t> indices; // a negative step on a static dim: the indices taken
+  // A negative step over a whole symbolic dim (torch.flip): the number of
+  // indices taken, start - step*i for i below it.
+  std::optional<DimExpr> reversedCount;
 };
 
 absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, int64_t axis,
@@ -142,10 +145,18 @@ absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, i
     }
     return s;
   }
-  if (step < 0)
-    return c.unsupported(strCat("a negative step over the symbolic dim ", dim.str()));
   // Symbolic dim: bounds past the end mean the end; negative ones count from it.
   constexpr int64_t kHuge = std::numeric_limits<int32_t>::max();
+  if (step < 0) {
+    // From the last element through the first, as torch.flip exports it:
+    // other bounds would clamp differently for different sizes.
+    if ((start != -1 && start < kHuge) || end > -kHuge)
+      return c.unsupported(strCat("a negative step over the symbolic dim ", dim.str(),
+                                  " that does not run from its last element through its first"));
+    s.start = dim - DimExpr(1);
+    s.reversedCount = DimExpr::ceilDiv(dim, -step);
+    return s;
+  }
   s.start = start < 0 ? dim + DimExpr(start) : DimExpr(start);
   s.limit = end >= kHuge ? dim : end < 0 ? dim + DimExpr(end) : DimExpr(end);
   return s;
@@ -336,9 +347,19 @@ absl::Status importSlice(ImportContext &c) {
   }
   // Negative steps take their indices with a gather.
   for (const SliceAxis &s : reversed) {
-    HostTensor indices(ElementType::I64, {static_cast<int64_t>(s.indices.size())});
-    indices.ints() = s.indices;
-    XS_ASSIGN_OR_RETURN(Value * idx, c.constant(indices));
+    Value *idx = nullptr;
+    if (s.reversedCount) {
+      XS_ASSIGN_OR_RETURN(Value * i, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
+                                              TensorType(ElementType::I64, {*s.reversedCount})));
+      XS_ASSIGN_OR_RETURN(Value * step, c.scalarLike(static_cast<double>(s.step), i));
+      XS_ASSIGN_OR_RETURN(Value * offsets, c.binary(OpKind::Mul, i, step));
+      XS_ASSIGN_OR_RETURN(Value * last, c.dimScalar(s.start, ElementType::I64));
+      XS_ASSIGN_OR_RETURN(idx, c.binary(OpKind::Add, offsets, last));
+    } else {
+      HostTensor indices(ElementType::I64, {static_cast<int64_t>(s.indices.size())});
+      indices.ints() = s.indices;
+      XS_ASSIGN_OR_RETURN(idx, c.constant(indices));
+    }
     XS_ASSIGN_OR_RETURN(y,
                         c.create(OpKind::Gather, {y, idx}, {{"dim", Attribute::integer(s.axis)}}));
   }

@@ -151,6 +151,14 @@ class PixelUnshuffle(nn.Module):
         return nn.functional.pixel_unshuffle(x, 2) * 2.0
 
 
+class FlipSum(nn.Module):
+    """torch.flip over a dynamic axis (bidirectional sums, reversed
+    sequences) exports as a Slice with step -1 from the last element."""
+
+    def forward(self, x):
+        return x + torch.flip(x, dims=[1])
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -192,6 +200,8 @@ def main():
     export(PixelShuffle().eval(), (torch.randn(2, 16, 5, 6),), ["x"], image, "pixel_shuffle.onnx")
     export(PixelUnshuffle().eval(), (torch.randn(2, 4, 6, 8),), ["x"], image,
            "pixel_unshuffle.onnx")
+    export(FlipSum().eval(), (torch.randn(2, 5, 8),), ["x"], {"x": {0: "B", 1: "S"}},
+           "flip_sum.onnx")
 
 
 if __name__ == "__main__":
