@@ -201,6 +201,11 @@ DimRange ConstraintStore::rangeOf(const std::string &symbol) const {
   return r;
 }
 
+// Divisors of the facts withQuotients uses: dims divided by more are not
+// shapes an exporter writes, and their least common multiples stay far from
+// overflow.
+constexpr int64_t kMaxQuotientDivisor = int64_t(1) << 20;
+
 DimExpr ConstraintStore::withQuotients(const DimExpr &e) const {
   // X % k == 0 makes X the multiple k*q of a fresh atom q, so that X/k reads
   // q and k*(X/k) reads X. The atom's name cannot be written in the text
@@ -208,9 +213,11 @@ DimExpr ConstraintStore::withQuotients(const DimExpr &e) const {
   absl::flat_hash_map<std::string, int64_t> multiples;
   for (const auto &[expr, d] : divisibility_) {
     DimExpr c = canonicalize(expr);
-    if (c.isSymbol()) {
+    if (c.isSymbol() && d <= kMaxQuotientDivisor) {
       int64_t &m = multiples[c.symbolName()];
-      m = std::lcm(m == 0 ? 1 : m, d);
+      m = std::lcm(m == 0 ? 1 : m, d); // at most 2^40: no overflow
+      if (m > kMaxQuotientDivisor)
+        m = d; // too fine to matter: the fact alone
     }
   }
   absl::flat_hash_map<std::string, DimExpr> map;

@@ -502,6 +502,8 @@ absl::Status ImportContext::requireSameCount(const DimExpr &count,
 absl::StatusOr<Value *> ImportContext::reshape(Value *x, std::vector<DimExpr> shape) {
   if (x->type().shape() == shape)
     return x;
+  // Bounded first: the count of an unbounded shape could overflow.
+  XS_RETURN_IF_ERROR(checkShape(shape, "the result of reshape"));
   XS_RETURN_IF_ERROR(requireSameCount(x->type().numElements(), shape));
   return create(OpKind::Reshape, {x}, {}, TensorType(x->type().elementType(), std::move(shape)));
 }
