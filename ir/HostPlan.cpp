@@ -69,6 +69,7 @@ std::string stepText(const HostStep &step) {
                     " grid ", v.grid.str(),
                     v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
                     v.cooperative ? " cooperative" : "",
+                    v.ownBlockGroups ? " own-block groups" : "",
                     v.blocksPerTask == DimExpr(1) ? std::string()
                                                   : strCat(" blocks/task ", v.blocksPerTask.str()),
                     v.totalBlockBufferBytes() == DimExpr(0)

@@ -82,6 +82,12 @@ struct HostLaunchVariant {
   /// once, and a zeroed barrier word after the kernel's buffers
   /// (KernelABI.h); where it cannot, it runs the phases one by one.
   bool cooperative = false;
+  /// Some group of the kernel runs its own number of blocks, strided over
+  /// the grid (PlanGroup::blocks): a grid of 0 blocks may leave that group
+  /// work (an empty result beside a non-empty one), so the runtime launches
+  /// one block, in which only those groups' loops run. Without it a grid of
+  /// 0 launches nothing.
+  bool ownBlockGroups = false;
 
   /// The block-buffer bytes of phase `phase`'s function (0 when the plan
   /// names none).

@@ -116,6 +116,7 @@ void writeVariant(const HostLaunchVariant &v, ByteWriter &out) {
     writeDim(bytes, out);
   out.i64(v.lanes);
   out.boolean(v.cooperative);
+  out.boolean(v.ownBlockGroups);
 }
 
 void writeStep(const HostStep &step, ByteWriter &out) {
@@ -386,6 +387,7 @@ absl::StatusOr<HostLaunchVariant> readVariant(ByteReader &in) {
   }
   XS_ASSIGN_OR_RETURN(v.lanes, in.i64("lanes"));
   XS_ASSIGN_OR_RETURN(v.cooperative, in.boolean("a cooperative flag"));
+  XS_ASSIGN_OR_RETURN(v.ownBlockGroups, in.boolean("an own-block-groups flag"));
   return v;
 }
 

@@ -31,7 +31,7 @@ namespace xs {
 
 /// Bumped whenever the payload's layout changes; files of other versions
 /// are refused (a cache entry of another version is a miss).
-inline constexpr uint32_t kProgramFileVersion = 4;
+inline constexpr uint32_t kProgramFileVersion = 5;
 
 struct ProgramFileHeader {
   std::string kind;     // "bundle" or "cache"

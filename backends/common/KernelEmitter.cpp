@@ -253,7 +253,14 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           ctx.allocateBlockBuffer(storageType(b.getContext(), value->type().elementType()),
                                   buffer->elements, gen.dim(buffer->elements));
   }
+  // A grid of 0 blocks runs one when some group has blocks of its own
+  // (HostLaunchVariant::ownBlockGroups): the groups of the grid's blocks
+  // skip it, the others stride over it as their one slot.
   llvm::Value *grid = gen.dim(variant.grid);
+  llvm::Value *launched = emitMax(b, grid, b.getInt64(1));
+  const bool ownBlockGroups =
+      std::any_of(variant.groups.begin(), variant.groups.end(),
+                  [&](const PlanGroup &g) { return g.blocks != variant.grid; });
 
   for (int phase = first; phase <= last; ++phase) {
     const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;
@@ -295,12 +302,17 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           blockLocal.push_back(output.value);
       }
     };
-    auto blocks = [&](llvm::Value *blockId) {
+    // Which groups one pass over the stages emits: the kernel's groups have
+    // the grid's blocks or their own (strided over the grid's).
+    enum class Pass { All, GridBlocks, OwnBlocks };
+    auto emitStages = [&](llvm::Value *blockId, Pass pass) {
       for (size_t s = 0; s < stages.size(); ++s) {
         // Sibling reductions of the stage share one pass over their rows.
         std::vector<std::vector<int>> batches = siblingBatches(variant, stages[s].groups);
         for (const std::vector<int> &batch : batches) {
           if (batch.size() > 1) {
+            if (pass == Pass::OwnBlocks)
+              continue;
             std::vector<GroupEmission> siblings;
             for (int g : batch)
               siblings.push_back(groupEmission(g));
@@ -314,8 +326,11 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           }
           int g = batch.front();
           const PlanGroup &group = variant.groups[static_cast<size_t>(g)];
+          const bool gridBlocks = group.blocks == variant.grid;
+          if ((pass == Pass::GridBlocks && !gridBlocks) || (pass == Pass::OwnBlocks && gridBlocks))
+            continue;
           GroupEmission emission = groupEmission(g);
-          if (group.blocks == variant.grid) {
+          if (gridBlocks) {
             emitGroup(emission, blockId);
           } else {
             // A group with its own block count: grid blocks `spread` apart
@@ -323,8 +338,8 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
             // ranges), each slot s taking blocks s, s + slots, ...
             llvm::Value *groupBlocks = gen.dim(group.blocks);
             llvm::Value *spread = emitMax(
-                b, b.CreateUDiv(grid, emitMax(b, groupBlocks, b.getInt64(1))), b.getInt64(1));
-            llvm::Value *slots = b.CreateUDiv(grid, spread);
+                b, b.CreateUDiv(launched, emitMax(b, groupBlocks, b.getInt64(1))), b.getInt64(1));
+            llvm::Value *slots = b.CreateUDiv(launched, spread);
             llvm::Value *slot = b.CreateUDiv(blockId, spread);
             llvm::Value *owns =
                 b.CreateAnd(b.CreateICmpEQ(b.CreateURem(blockId, spread), b.getInt64(0)),
@@ -346,12 +361,30 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
           }
           materialize(emission);
         }
-        if (s + 1 < stages.size())
+        // Groups of their own blocks share no tiles, so need no barrier.
+        if (s + 1 < stages.size() && pass != Pass::OwnBlocks)
           target.emitBlockBarrier(b);
       }
     };
+    auto blocks = [&](llvm::Value *blockId) {
+      if (!ownBlockGroups) {
+        emitStages(blockId, Pass::All);
+        return;
+      }
+      // The one block of an empty grid runs only the groups of their own
+      // blocks. Within a phase those read no tile of the others (theirs
+      // are other blocks), so they can follow them.
+      emitIfElseValues(
+          b, b.CreateICmpSLT(blockId, grid),
+          [&] {
+            emitStages(blockId, Pass::GridBlocks);
+            return std::vector<llvm::Value *>{};
+          },
+          [] { return std::vector<llvm::Value *>{}; });
+      emitStages(blockId, Pass::OwnBlocks);
+    };
     if (cooperative)
-      target.emitGridStrideLoop(b, grid, blocks);
+      target.emitGridStrideLoop(b, ownBlockGroups ? launched : grid, blocks);
     else
       target.emitBlockLoop(b, blocks);
     // Block tiles die with the phase (their origins live in its loop).

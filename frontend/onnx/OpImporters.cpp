@@ -25,6 +25,7 @@ uint32_t shapeOperandMask(const std::string &opType) {
       {"Pad", 0b110},         {"Split", 0b10},  {"Squeeze", 0b10},   {"Unsqueeze", 0b10},
       {"ConstantOfShape", 1}, {"Range", 0b111}, {"ReduceSum", 0b10}, {"Dropout", 0b110},
       {"Trilu", 0b10},        {"CumSum", 0b10}, {"TopK", 0b10},      {"OneHot", 0b10},
+      {"Resize", 0b1110},
   };
   auto it = masks.find(opType);
   return it == masks.end() ? 0 : it->second;

@@ -211,8 +211,9 @@ absl::Status CpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
       launchQuantity(step, "grid", step.variants[*variant].grid, call.dims);
   if (!grid.ok())
     return grid.status();
-  if (*grid == 0)
+  if (*grid == 0 && !step.variants[*variant].ownBlockGroups)
     return absl::OkStatus();
+  *grid = std::max<int64_t>(*grid, 1);
   std::vector<void *> arguments;
   arguments.reserve(step.buffers.size());
   uint64_t streamMask = 0;

@@ -432,8 +432,9 @@ absl::Status GpuExecutable::launch(const HostStep &step, size_t stepIndex, CallS
   XS_ASSIGN_OR_RETURN(size_t index, chooseVariant(step, call.dims));
   const HostLaunchVariant &variant = step.variants[index];
   XS_ASSIGN_OR_RETURN(int64_t grid, launchQuantity(step, "grid", variant.grid, call.dims));
-  if (grid == 0)
+  if (grid == 0 && !variant.ownBlockGroups)
     return absl::OkStatus();
+  grid = std::max<int64_t>(grid, 1);
   XS_ASSIGN_OR_RETURN(int64_t shared, launchQuantity(step, "block-buffer bytes",
                                                      variant.totalBlockBufferBytes(), call.dims));
   int64_t lanes = variant.lanes;

@@ -37,7 +37,7 @@
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_max(#0, #1, #2) ops [%y = reduce_max] bytes 4*B*H*S + 4*B*S
-// CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2 blocks/task (B*S*((H + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_reduce_max.v0 when B*S < 4 and H >= 65536 grid B*S*((H + 16383)/16384) phases 2 own-block groups blocks/task (B*S*((H + 16383)/16384) + 7)/8
 // CHECK-NEXT:       k0_reduce_max.v1 when H <= 64 grid (B*S + 3)/4 blocks/task ((B*S + 3)/4 + 7)/8
 // CHECK-NEXT:       k0_reduce_max.v2 when (none) grid B*S blocks/task (B*S + 7)/8
 // CHECK-NEXT:   outputs: [#1]
@@ -82,7 +82,7 @@ func @row(%x: f32[B, S, H]) -> (y: f32[B, S]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*C*R + 4*R
-// CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2 blocks/task (R*((C + 16383)/16384) + 7)/8
+// CHECK-NEXT:       k0_reduce_sum.v0 when R < 4 and C >= 65536 grid R*((C + 16383)/16384) phases 2 own-block groups blocks/task (R*((C + 16383)/16384) + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v1 when C <= 64 grid (R + 3)/4 blocks/task ((R + 3)/4 + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v2 when (none) grid R blocks/task (R + 7)/8
 // CHECK-NEXT:   outputs: [#1]
@@ -123,7 +123,7 @@ func @row_sym(%x: f32[R, C]) -> (y: f32[R]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4096*B*S + 4096
-// CHECK-NEXT:       k0_reduce_sum.v0 when B*S >= 512 grid (B*S + 127)/128 phases 2 blocks/task ((B*S + 127)/128 + 7)/8
+// CHECK-NEXT:       k0_reduce_sum.v0 when B*S >= 512 grid (B*S + 127)/128 phases 2 own-block groups blocks/task ((B*S + 127)/128 + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 4
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
@@ -161,7 +161,7 @@ func @column(%x: f32[B, S, 1024]) -> (y: f32[1024]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_min(#0, #1, #2) ops [%y = reduce_min] bytes 8*C*R + 8*C
-// CHECK-NEXT:       k0_reduce_min.v0 when R >= 512 grid (R + 127)/128 phases 2 blocks/task ((R + 127)/128 + 7)/8
+// CHECK-NEXT:       k0_reduce_min.v0 when R >= 512 grid (R + 127)/128 phases 2 own-block groups blocks/task ((R + 127)/128 + 7)/8
 // CHECK-NEXT:       k0_reduce_min.v1 when (none) grid (C + 127)/128 blocks/task ((C + 127)/128 + 7)/8
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }
@@ -255,7 +255,7 @@ func @generic(%x: f32[B, S, H]) -> (y: f32[S]) {
 // CHECK-NEXT:   slots: 1
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: launch k0_reduce_sum(#0, #1, #2) ops [%y = reduce_sum] bytes 4*N + 4
-// CHECK-NEXT:       k0_reduce_sum.v0 when N >= 65536 grid (N + 16383)/16384 phases 2 blocks/task ((N + 16383)/16384 + 7)/8
+// CHECK-NEXT:       k0_reduce_sum.v0 when N >= 65536 grid (N + 16383)/16384 phases 2 own-block groups blocks/task ((N + 16383)/16384 + 7)/8
 // CHECK-NEXT:       k0_reduce_sum.v1 when (none) grid 1
 // CHECK-NEXT:   outputs: [#1]
 // CHECK-NEXT: }

@@ -159,6 +159,16 @@ class FlipSum(nn.Module):
         return x + torch.flip(x, dims=[1])
 
 
+class NearestResize(nn.Module):
+    """nn.Upsample's and F.interpolate's nearest mode exports as Resize with
+    constant scales: by 2 (a repeat) and by 1/2 (every second element)."""
+
+    def forward(self, x):
+        up = nn.functional.interpolate(x, scale_factor=2.0, mode="nearest")
+        down = nn.functional.interpolate(x, scale_factor=0.5, mode="nearest")
+        return up + 1.0, down * 2.0
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -200,6 +210,10 @@ def main():
     export(PixelShuffle().eval(), (torch.randn(2, 16, 5, 6),), ["x"], image, "pixel_shuffle.onnx")
     export(PixelUnshuffle().eval(), (torch.randn(2, 4, 6, 8),), ["x"], image,
            "pixel_unshuffle.onnx")
+    torch.onnx.export(NearestResize().eval(), (torch.randn(2, 3, 6, 8),),
+                      os.path.join(HERE, "nearest_resize.onnx"), input_names=["x"],
+                      output_names=["up", "down"], dynamic_axes={"x": {0: "B", 2: "H", 3: "W"}},
+                      opset_version=OPSET)
     export(FlipSum().eval(), (torch.randn(2, 5, 8),), ["x"], {"x": {0: "B", 1: "S"}},
            "flip_sum.onnx")
 
