@@ -64,22 +64,21 @@ std::string stepText(const HostStep &step) {
       std::vector<std::string> predicates;
       for (const DimPredicate &p : v.predicates)
         predicates.push_back(p.str());
-      out += strCat("      ", v.symbol, " when ",
-                    predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "),
-                    " grid ", v.grid.str(),
-                    v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
-                    v.cooperative ? " cooperative" : "",
-                    v.ownBlockGroups ? " own-block groups" : "",
-                    v.blocksPerTask == DimExpr(1) ? std::string()
-                                                  : strCat(" blocks/task ", v.blocksPerTask.str()),
-                    v.totalBlockBufferBytes() == DimExpr(0)
-                        ? std::string()
-                        : strCat(" block-buffer bytes ",
-                                 absl::StrJoin(v.phaseBlockBufferBytes, ", ",
-                                               [](std::string *out, const DimExpr &bytes) {
-                                                 out->append(bytes.str());
-                                               })),
-                    "\n");
+      out += strCat(
+          "      ", v.symbol, " when ",
+          predicates.empty() ? std::string("(none)") : absl::StrJoin(predicates, " and "), " grid ",
+          v.grid.str(), v.phases > 1 ? strCat(" phases ", v.phases) : std::string(),
+          v.cooperative ? " cooperative" : "", v.ownBlockGroups ? " own-block groups" : "",
+          v.blocksPerTask == DimExpr(1) ? std::string()
+                                        : strCat(" blocks/task ", v.blocksPerTask.str()),
+          v.totalBlockBufferBytes() == DimExpr(0)
+              ? std::string()
+              : strCat(" block-buffer bytes ",
+                       absl::StrJoin(v.phaseBlockBufferBytes, ", ",
+                                     [](std::string *out, const DimExpr &bytes) {
+                                       out->append(bytes.str());
+                                     })),
+          "\n");
     }
     return out;
   }
