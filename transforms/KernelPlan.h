@@ -34,6 +34,7 @@
 // Block or Global buffer; such values have the shape of the group's dominant
 // (or, in a RowReduce group, of the reduction's operand).
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -233,6 +234,13 @@ struct KernelVariant {
   /// small blocks is packed into about TargetDescription::tasksPerUnit
   /// tasks per parallel unit.
   DimExpr blocksPerTask = DimExpr(1);
+
+  /// Whether some group runs its own block count (PlanGroup::blocks), its
+  /// blocks strided over the grid's (HostLaunchVariant::ownBlockGroups).
+  bool hasOwnBlockGroups() const {
+    return std::any_of(groups.begin(), groups.end(),
+                       [&](const PlanGroup &g) { return g.blocks != grid; });
+  }
 };
 
 /// The lanes every block of a variant runs (HostLaunchVariant::lanes): its

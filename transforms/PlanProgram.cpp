@@ -325,11 +325,10 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     // The symbol format matches kernelSymbol() in backends/common/KernelEmitter.h.
     int64_t lanes = blockLanes(v);
     int phases = static_cast<int>(v.phases.size());
-    step.variants.push_back(HostLaunchVariant{
-        v.predicates, strCat(kernel.name, ".v", i), v.grid, phases, v.blocksPerTask,
-        phaseBlockBufferBytes(v, target_), lanes, target_.gridBarrier && phases > 1,
-        std::any_of(v.groups.begin(), v.groups.end(),
-                    [&](const PlanGroup &g) { return g.blocks != v.grid; })});
+    step.variants.push_back(
+        HostLaunchVariant{v.predicates, strCat(kernel.name, ".v", i), v.grid, phases,
+                          v.blocksPerTask, phaseBlockBufferBytes(v, target_), lanes,
+                          target_.gridBarrier && phases > 1, v.hasOwnBlockGroups()});
   }
   step.ops = std::move(summaries);
   step.minimumBytes = kernel.minimumBytes;

@@ -258,9 +258,7 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
   // skip it, the others stride over it as their one slot.
   llvm::Value *grid = gen.dim(variant.grid);
   llvm::Value *launched = emitMax(b, grid, b.getInt64(1));
-  const bool ownBlockGroups =
-      std::any_of(variant.groups.begin(), variant.groups.end(),
-                  [&](const PlanGroup &g) { return g.blocks != variant.grid; });
+  const bool ownBlockGroups = variant.hasOwnBlockGroups();
 
   for (int phase = first; phase <= last; ++phase) {
     const std::vector<PlanStage> &stages = variant.phases[static_cast<size_t>(phase)].stages;

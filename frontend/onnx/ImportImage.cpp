@@ -14,11 +14,6 @@ namespace xs {
 
 namespace {
 
-/// The error for an input that is not [N, C, H, W].
-absl::Status notNCHW(ImportContext &c, const TensorType &type) {
-  return c.error(strCat("expects an input of rank 4 ([N, C, H, W]), got ", type.str()));
-}
-
 /// The mean (ReduceSum then a division) or maximum over every dim after N
 /// and C, the reduced dims kept as 1s.
 template <OpKind Kind> absl::Status importGlobalPool(ImportContext &c) {
@@ -49,7 +44,11 @@ template <OpKind Kind> absl::Status importGlobalPool(ImportContext &c) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<int64_t> blockSize(ImportContext &c) {
+/// DepthToSpace's and SpaceToDepth's block size, for an input of type
+/// `type`, which must be [N, C, H, W].
+absl::StatusOr<int64_t> blockSizeOfNCHW(ImportContext &c, const TensorType &type) {
+  if (type.rank() != 4)
+    return c.error(strCat("expects an input of rank 4 ([N, C, H, W]), got ", type.str()));
   if (!c.hasAttr("blocksize"))
     return c.error("needs the attribute blocksize");
   int64_t b = c.intAttr("blocksize", 0);
@@ -72,9 +71,7 @@ absl::StatusOr<Value *> splitPermuteMerge(ImportContext &c, Value *x, std::vecto
 absl::Status importDepthToSpace(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   const TensorType type = x->type();
-  if (type.rank() != 4)
-    return notNCHW(c, type);
-  XS_ASSIGN_OR_RETURN(int64_t b, blockSize(c));
+  XS_ASSIGN_OR_RETURN(int64_t b, blockSizeOfNCHW(c, type));
   const std::string mode = c.stringAttr("mode", "DCR");
   if (mode != "DCR" && mode != "CRD")
     return c.error(strCat("mode is '", mode, "'; it must be DCR or CRD"));
@@ -98,9 +95,7 @@ absl::Status importDepthToSpace(ImportContext &c) {
 absl::Status importSpaceToDepth(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(Value * x, c.input(0));
   const TensorType type = x->type();
-  if (type.rank() != 4)
-    return notNCHW(c, type);
-  XS_ASSIGN_OR_RETURN(int64_t b, blockSize(c));
+  XS_ASSIGN_OR_RETURN(int64_t b, blockSizeOfNCHW(c, type));
   const DimExpr n = type.dim(0), ch = type.dim(1);
   const DimExpr h = DimExpr::floorDiv(type.dim(2), b), w = DimExpr::floorDiv(type.dim(3), b);
   XS_ASSIGN_OR_RETURN(Value * y, splitPermuteMerge(c, x, {n, ch, h, b, w, b}, {0, 3, 5, 1, 2, 4},

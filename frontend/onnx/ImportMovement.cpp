@@ -119,7 +119,7 @@ struct SliceAxis {
   int64_t step = 1;
   std::vector<int64_t> indices; // a negative step on a static dim: the indices taken
   // A negative step over a whole symbolic dim (torch.flip): the number of
-  // indices taken, start - step*i for i below it.
+  // indices taken, start + step*i for i below it.
   std::optional<DimExpr> reversedCount;
 };
 
