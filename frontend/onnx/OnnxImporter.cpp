@@ -11,6 +11,7 @@
 #include "frontend/onnx/OnnxTensor.h"
 #include "frontend/onnx/OpImporters.h"
 #include "ir/Diagnostics.h"
+#include "ir/Verifier.h"
 #include "onnx/checker.h"
 
 namespace xs {
@@ -301,6 +302,14 @@ public:
       function->results().push_back(FunctionResult{name, *value, TensorType(), loc});
       result.outputNames.push_back(output.name());
     }
+    // Facts a later node gave (S == 8 from an Expand) can contradict what an
+    // earlier node was built with while S was open (a Slice from 9 to
+    // S - 1): such a graph has no valid input, and it is an error here
+    // rather than IR that does not verify.
+    if (absl::Status s = verifyFunction(*function); !s.ok())
+      return absl::InvalidArgumentError(strCat(
+          s.message(),
+          " (under facts that later nodes give, which contradict how this node was imported)"));
     return result;
   }
 
