@@ -11,6 +11,7 @@ const ImporterTable &onnxImporters() {
     addReductionImporters(t);
     addEinsumImporter(t);
     addImageImporters(t);
+    addResizeImporters(t);
     addActivationImporters(t);
     addNormalizationImporters(t);
     addLossImporters(t);

@@ -29,6 +29,7 @@ void addMovementImporters(ImporterTable &table);      // ImportMovement.cpp
 void addReductionImporters(ImporterTable &table);     // ImportReductions.cpp
 void addEinsumImporter(ImporterTable &table);         // ImportEinsum.cpp
 void addImageImporters(ImporterTable &table);         // ImportImage.cpp
+void addResizeImporters(ImporterTable &table);        // ImportResize.cpp
 void addActivationImporters(ImporterTable &table);    // ImportActivations.cpp
 void addNormalizationImporters(ImporterTable &table); // ImportNormalization.cpp
 void addLossImporters(ImporterTable &table);          // ImportLosses.cpp

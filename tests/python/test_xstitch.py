@@ -252,6 +252,12 @@ class PyTorchExportTest(unittest.TestCase):
             {"logits": {0: "B", 1: "V"}, "probs": {0: "B"}, "token": {0: "B"}}, d,
             outputs=("probs", "token")))
 
+        interpolations = blocks.Interpolations().eval()
+        cls.models["interpolations"] = (interpolations, export(
+            "interpolations", interpolations, (torch.randn(2, 3, 6, 8), torch.randn(2, 3, 11, 13)),
+            ["x", "lateral"], {"x": {0: "B", 2: "H", 3: "W"}, "lateral": {0: "B", 2: "H2", 3: "W2"}},
+            d, outputs=("bilinear", "bicubic", "down", "corners", "top_down")))
+
     @classmethod
     def tearDownClass(cls):
         cls.directory.cleanup()
@@ -312,6 +318,22 @@ class PyTorchExportTest(unittest.TestCase):
                 expected_probs, expected_token = module(logits)
             torch.testing.assert_close(torch.from_dlpack(probs), expected_probs)
             torch.testing.assert_close(torch.from_dlpack(token), expected_token)
+
+    def test_interpolations_at_other_sizes(self):
+        # Whole factors over H and W (taps that repeat), align_corners (taps
+        # computed from H and W at run time), and a resize to the lateral
+        # map's size, which no factor relates to H and W.
+        module, path = self.models["interpolations"]
+        exe = xstitch.compile(path)
+        for x_shape, lateral_shape in [((2, 3, 7, 9), (2, 3, 13, 17)), ((1, 3, 2, 2), (1, 3, 1, 1)),
+                                       ((2, 3, 16, 24), (2, 3, 31, 47))]:
+            x, lateral = torch.randn(*x_shape), torch.randn(*lateral_shape)
+            with torch.no_grad():
+                expected = module(x, lateral)
+            for name, got, want in zip(("bilinear", "bicubic", "down", "corners", "top_down"),
+                                       exe(x, lateral), expected):
+                torch.testing.assert_close(torch.from_dlpack(got), want, atol=1e-5, rtol=1e-4,
+                                           msg=lambda m: f"{name} at {x_shape}: {m}")
 
     def test_cross_entropy_label_pick(self):
         self.check("cross_entropy", (torch.randn(37, 10), torch.randint(0, 10, (37,))))

@@ -169,6 +169,23 @@ class NearestResize(nn.Module):
         return up + 1.0, down * 2.0
 
 
+class Interpolations(nn.Module):
+    """F.interpolate's other modes: bilinear and bicubic by 2 and bilinear by
+    1/2 (half_pixel Resize with constant scales), align_corners=True (source
+    coordinates that depend on H and W), and a nearest resize to another
+    tensor's size, as feature pyramids add the upsampled coarse map to the
+    lateral one."""
+
+    def forward(self, x, lateral):
+        bilinear = nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear")
+        bicubic = nn.functional.interpolate(x, scale_factor=2.0, mode="bicubic")
+        down = nn.functional.interpolate(x, scale_factor=0.5, mode="bilinear")
+        corners = nn.functional.interpolate(x, scale_factor=2.0, mode="bilinear",
+                                            align_corners=True)
+        top_down = lateral + nn.functional.interpolate(x, size=lateral.shape[-2:], mode="nearest")
+        return bilinear, bicubic, down, corners, top_down
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -216,6 +233,12 @@ def main():
                       opset_version=OPSET)
     export(FlipSum().eval(), (torch.randn(2, 5, 8),), ["x"], {"x": {0: "B", 1: "S"}},
            "flip_sum.onnx")
+    torch.onnx.export(Interpolations().eval(), (torch.randn(2, 3, 6, 8), torch.randn(2, 3, 11, 13)),
+                      os.path.join(HERE, "interpolations.onnx"), input_names=["x", "lateral"],
+                      output_names=["bilinear", "bicubic", "down", "corners", "top_down"],
+                      dynamic_axes={"x": {0: "B", 2: "H", 3: "W"},
+                                    "lateral": {0: "B", 2: "H2", 3: "W2"}},
+                      opset_version=OPSET)
 
 
 if __name__ == "__main__":
