@@ -27,6 +27,14 @@ inline constexpr int64_t kMaxInlinedUses = 4;
 /// The most uses an op the cost model chose to recompute may have: past it,
 /// code size would grow too fast.
 inline constexpr int64_t kMaxRecomputedUses = 16;
+/// A chain of element-wise ops costing at least kMinAmplifiedChainCost
+/// (light ops 1, expensive ones kExpensiveOpCost) whose elements are each
+/// read for kMinAmplification elements or more of a broadcast or a gather
+/// (as its indices) is computed once, as a dominant, rather than once per
+/// element read.
+inline constexpr int64_t kMinAmplifiedChainCost = 6;
+inline constexpr int64_t kExpensiveOpCost = 4;
+inline constexpr int64_t kMinAmplification = 16;
 /// Every symbol's value when the cost model compares two plans' estimates.
 inline constexpr int64_t kRepresentativeDim = 4096;
 /// The fewest rows per block worth a row of partials: with fewer, the

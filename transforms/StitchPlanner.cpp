@@ -43,6 +43,53 @@ int64_t representativeValue(const DimExpr &value) {
   return result.ok() ? *result : std::numeric_limits<int64_t>::max();
 }
 
+namespace {
+
+/// Whether the element-wise ops computing `op`'s value (op among them,
+/// following operands up to parameters, literals, sources, broadcasts,
+/// reductions and scans) cost at least `cost`: an expensive op (a division,
+/// a transcendental) as kExpensiveOpCost light ones.
+bool elementwiseChainCostsAtLeast(const Operation &op, int64_t cost) {
+  absl::flat_hash_set<const Operation *> seen;
+  std::vector<const Operation *> stack{&op};
+  int64_t total = 0;
+  while (!stack.empty()) {
+    const Operation *at = stack.back();
+    stack.pop_back();
+    OpCategory category = at->info().category;
+    if (category != OpCategory::LightElementwise && category != OpCategory::ExpensiveElementwise)
+      continue;
+    if (!seen.insert(at).second)
+      continue;
+    total += category == OpCategory::ExpensiveElementwise ? kExpensiveOpCost : 1;
+    if (total >= cost)
+      return true;
+    for (const Value *operand : at->operands())
+      if (const Operation *def = operand->definingOp())
+        stack.push_back(def);
+  }
+  return false;
+}
+
+/// Whether `op` (in `body`) is a chain of element-wise ops costing at least
+/// kMinAmplifiedChainCost whose every element is read for kMinAmplification
+/// elements or more of a reader: a broadcast of it, or a gather taking it as
+/// indices (the taps and weights of a resize to a size known at run time).
+/// Such a value is computed once, as a dominant, not once per element read.
+bool isAmplifiedChain(const Operation &op, const Function &body) {
+  const int64_t elements = representativeValue(dimProduct(op.type().shape()));
+  bool amplified = false;
+  for (const auto &user : body.ops())
+    for (size_t i = 0; i < user->numOperands() && !amplified; ++i)
+      if (user->operand(i) == op.result() &&
+          (user->kind() == OpKind::Broadcast || (user->kind() == OpKind::Gather && i == 1)))
+        amplified =
+            representativeValue(dimProduct(user->type().shape())) / kMinAmplification >= elements;
+  return amplified && elementwiseChainCostsAtLeast(op, kMinAmplifiedChainCost);
+}
+
+} // namespace
+
 void KernelStitcher::chooseDominants() {
   for (const FunctionResult &r : body_.results())
     results_.insert(r.value);
@@ -66,8 +113,9 @@ void KernelStitcher::chooseDominants() {
           uses += dominant.contains(user.get()) ? 1 : weight[user->result()];
         }
     int64_t maxUses = recompute_.contains(op.result()) ? kMaxRecomputedUses : kMaxInlinedUses;
-    bool promoted = !recompute_.contains(op.result()) && feedsBroadcast &&
-                    category == OpCategory::ExpensiveElementwise;
+    bool promoted = !recompute_.contains(op.result()) &&
+                    ((feedsBroadcast && category == OpCategory::ExpensiveElementwise) ||
+                     isAmplifiedChain(op, body_));
     bool isDominant =
         results_.contains(op.result()) || isReduction(op) || isScan(op) || promoted ||
         (uses > maxUses && category != OpCategory::Broadcast && category != OpCategory::Source);
@@ -630,10 +678,11 @@ namespace {
 
 /// Dominants that are neither results, reductions nor scans (kept only to save
 /// recomputation) which the plan keeps in global scratch.
-std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel) {
+std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel, const Function &body) {
   std::vector<const Value *> promotions;
   for (const Value *value : kernel.scratch)
-    if (!isReduction(*value->definingOp()) && !isScan(*value->definingOp()))
+    if (!isReduction(*value->definingOp()) && !isScan(*value->definingOp()) &&
+        !isAmplifiedChain(*value->definingOp(), body))
       promotions.push_back(value);
   return promotions;
 }
@@ -650,11 +699,13 @@ StitchedKernel planStitchedKernel(const Function &body, const TargetDescription 
   // Candidate plans: ops kept only to avoid recomputing them are first
   // dominants; where that costs a round trip through global memory, the
   // plan that recomputes them instead is tried, and the one moving fewer
-  // bytes wins.
+  // bytes wins. Costly chains read many times over (isAmplifiedChain) stay
+  // computed once: a few vectors' round trip costs less than recomputing
+  // them for every element read.
   absl::flat_hash_set<const Value *> recompute;
   StitchedKernel best = KernelStitcher(body, target, recompute).run();
   while (!best.variants.empty()) {
-    std::vector<const Value *> candidates = scratchedPromotions(best);
+    std::vector<const Value *> candidates = scratchedPromotions(best, body);
     if (candidates.empty())
       break;
     absl::flat_hash_set<const Value *> wider = recompute;

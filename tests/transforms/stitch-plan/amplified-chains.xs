@@ -1,0 +1,61 @@
+// RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function resize --dim N=3 --dim W=13 --dim V=29 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function resize --dim N=2 --dim W=1 --dim V=1 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function shift --dim N=3 --dim W=13 --check | FileCheck %s --check-prefix=RESULT
+
+// A nearest resize of W columns to V, a size known at run time, as ONNX's
+// Resize imports it: each output column's source, floor(j / (V / W)) kept
+// below W, is a chain of ops on the column's position that every row reads
+// as gather indices. The chain (a division and five light ops) is a group of
+// its own, computed once per column into global scratch rather than once
+// per element: its round trip, V indices, costs less than recomputing it
+// for every row, whatever the bytes alone would say.
+func @resize(%x: f32[N, W], %like: f32[N, V]) -> (y) {
+  %j = iota {dim = 0} : i64[V]
+  %jf = cast %j {to = f64} : f64[V]
+  %w = dim_value {dims = [W]} : f64[]
+  %v = dim_value {dims = [V]} : f64[]
+  %scale = div %v, %w : f64[]
+  %sb = broadcast %scale {dims = []} : f64[V]
+  %src = div %jf, %sb : f64[V]
+  %fl = floor %src : f64[V]
+  %i = cast %fl {to = i64} : i64[V]
+  %last = dim_value {dims = [W - 1]} : i64[]
+  %lb = broadcast %last {dims = []} : i64[V]
+  %idx = min %i, %lb : i64[V]
+  %g = gather %x, %idx {dim = 1} : f32[N, V]
+  %y = add %g, %like : f32[N, V]
+  return %y
+}
+
+// A short chain (a shift by one, clamped: two light ops) is recomputed
+// where it is read, as before.
+func @shift(%x: f32[N, W]) -> (y) {
+  %j = iota {dim = 0} : i64[W]
+  %one = constant {value = 1} : i64[W]
+  %next = add %j, %one : i64[W]
+  %last = dim_value {dims = [W - 1]} : i64[]
+  %lb = broadcast %last {dims = []} : i64[W]
+  %idx = min %next, %lb : i64[W]
+  %g = gather %x, %idx {dim = 1} : f32[N, W]
+  %y = add %g, %x : f32[N, W]
+  return %y
+}
+
+// CHECK-LABEL: kernel @k0_add(%x: f32[N, W], %like: f32[N, V])
+// CHECK:         scratch [%idx]
+// CHECK:       variant 2 when (none) grid N:
+// CHECK-NEXT:    group 0 dominant %idx ops [%j, %jf, %w, %v, %scale, %sb, %src, %fl, %i, %last, %lb, %idx]: elementwise rows 1 cols V
+// CHECK-NEXT:    group 1 dominant %y ops [%g, %y]: elementwise rows N cols V
+// CHECK-NEXT:    phase 0: stage 0: groups [0]
+// CHECK-NEXT:    phase 1: stage 0: groups [1]
+// CHECK-NEXT:    buffers: %idx global V
+// CHECK-LABEL: kernel @k0_add(%x: f32[N, W]) -> (%y: f32[N, W])
+// CHECK-NOT:     scratch
+// CHECK:       variant 2 when (none) grid N:
+// CHECK-NEXT:    group 0 dominant %y ops [%j, %one, %next, %last, %lb, %idx, %g, %y]: elementwise rows N cols W
+// CHECK-NEXT:    phase 0: stage 0: groups [0]
+// CHECK-NEXT:    buffers: (none)
+
+// RESULT-NOT: fail
+// RESULT: check y: pass
