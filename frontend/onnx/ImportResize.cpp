@@ -217,12 +217,8 @@ public:
       }
       XS_ASSIGN_OR_RETURN(sum, add(sum, term));
     }
-    if (sum)
-      return sum;
     // Every weight 0 (exclude_outside with no tap inside): zeros.
-    std::vector<DimExpr> shape = y->type().shape();
-    shape[static_cast<size_t>(d)] = DimExpr(out);
-    return c_.splat(0.0, TensorType(y->type().elementType(), shape));
+    return sum ? sum : zerosAlong(y, d, DimExpr(out));
   }
 
   /// Dim d of `y` (symbolic) resized by the periodic taps.

@@ -302,10 +302,10 @@ public:
       function->results().push_back(FunctionResult{name, *value, TensorType(), loc});
       result.outputNames.push_back(output.name());
     }
-    // Facts a later node gave (S == 8 from an Expand) can contradict what an
-    // earlier node was built with while S was open (a Slice from 9 to
-    // S - 1): such a graph has no valid input, and it is an error here
-    // rather than IR that does not verify.
+    // Facts a later node gave (S == 8 from an Expand) can contradict how an
+    // earlier node was imported while S was open (a Slice from 9 to S - 1,
+    // where ONNX would clamp the start to S): xstitch cannot import the
+    // pair, and says so here rather than leave IR that does not verify.
     if (absl::Status s = verifyFunction(*function); !s.ok())
       return absl::InvalidArgumentError(strCat(
           s.message(),
