@@ -25,6 +25,10 @@ namespace xs {
 
 namespace {
 
+/// The largest scale and output dim Resize takes: a factor's products (and a
+/// dim's elements) stay far inside int64.
+constexpr double kMaxScale = 0x1p31, kMaxOutputDim = 0x1p40;
+
 /// One source position an output position reads: `index` (unclamped:
 /// positions outside the dim read its nearer edge) times `weight`.
 struct Tap {
@@ -557,8 +561,13 @@ absl::Status importResize(ImportContext &c) {
       scale = scales[static_cast<size_t>(d)];
       if (!(*scale > 0))
         return c.error(strCat("scale ", *scale, " of dim ", d, " is not positive"));
+      if (!(*scale < kMaxScale))
+        return c.unsupported(strCat("scale ", *scale, " of dim ", d, " (at most 2^31)"));
       if (in) {
-        out = DimExpr(static_cast<int64_t>(std::floor(static_cast<double>(*in) * *scale)));
+        const double scaled = std::floor(static_cast<double>(*in) * *scale);
+        if (!(scaled < kMaxOutputDim))
+          return c.unsupported(strCat("a resize of dim ", d, " to ", scaled, " elements"));
+        out = DimExpr(static_cast<int64_t>(scaled));
       } else {
         // floor(D * p / q) for a scale of p/q (a float's rounding aside).
         std::optional<DimExpr> scaled;
