@@ -4,7 +4,12 @@
 // primitives (docs/onnx.md gives each formula).
 
 #include <cmath>
+#include <initializer_list>
 #include <numbers>
+#include <optional>
+#include <string_view>
+
+#include "absl/strings/str_join.h"
 
 #include "frontend/onnx/OnnxTensor.h"
 #include "frontend/onnx/OpImporters.h"
@@ -22,23 +27,43 @@ template <OpKind Kind> absl::Status importUnary(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Whether input i is a vector of dims known at import with a symbolic
+/// entry (not yet an IR value).
+bool isSymbolicDims(ImportContext &c, int i) {
+  const OnnxValue *v = c.onnxInput(i);
+  return v && v->dims && !v->value;
+}
+
+/// Whether input i holds one dim (rank 0) rather than a vector of them.
+bool isScalarDims(ImportContext &c, int i) {
+  const OnnxValue *v = c.onnxInput(i);
+  return !v->value ? v->scalarDims : v->value->type().rank() == 0;
+}
+
+/// The length two dims vectors broadcast to (one of length 1 repeats).
+absl::StatusOr<size_t> broadcastLength(ImportContext &c, std::initializer_list<size_t> lengths) {
+  size_t n = 1;
+  for (size_t l : lengths)
+    n = std::max(n, l);
+  for (size_t l : lengths)
+    if (l != n && l != 1)
+      return c.error(
+          strCat("dims vectors of lengths ", absl::StrJoin(lengths, " and "), " do not broadcast"));
+  return n;
+}
+
 /// Add, Sub, Mul and Div (by constants) of vectors of dims known at import,
 /// at least one of them symbolic: shape arithmetic stays dims. False when
 /// the inputs are not such, or for a division by a symbolic dim, which is
 /// then computed at run time.
 absl::StatusOr<bool> dimsArithmetic(ImportContext &c, OpKind kind) {
-  const OnnxValue *a = c.onnxInput(0), *b = c.onnxInput(1);
-  bool symbolic = (a && a->dims && !a->value) || (b && b->dims && !b->value);
-  if (!symbolic || !c.inputIsDims(0) || !c.inputIsDims(1))
+  if ((!isSymbolicDims(c, 0) && !isSymbolicDims(c, 1)) || !c.inputIsDims(0) || !c.inputIsDims(1))
     return false;
   if (kind != OpKind::Add && kind != OpKind::Sub && kind != OpKind::Mul && kind != OpKind::Div)
     return false;
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> x, c.dimsInput(0, "a dims operand"));
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> y, c.dimsInput(1, "a dims operand"));
-  size_t n = std::max(x.size(), y.size());
-  if ((x.size() != n && x.size() != 1) || (y.size() != n && y.size() != 1))
-    return c.error(
-        strCat("dims vectors of lengths ", x.size(), " and ", y.size(), " do not broadcast"));
+  XS_ASSIGN_OR_RETURN(size_t n, broadcastLength(c, {x.size(), y.size()}));
   std::vector<DimExpr> out;
   for (size_t i = 0; i < n; ++i) {
     const DimExpr &l = x[x.size() == 1 ? 0 : i], &r = y[y.size() == 1 ? 0 : i];
@@ -53,9 +78,7 @@ absl::StatusOr<bool> dimsArithmetic(ImportContext &c, OpKind kind) {
     else
       return false; // by a symbolic dim: computed at run time (dim_value)
   }
-  bool scalar = (!a->value ? a->scalarDims : a->value->type().rank() == 0) &&
-                (!b->value ? b->scalarDims : b->value->type().rank() == 0);
-  c.setOutputDims(0, out, scalar);
+  c.setOutputDims(0, out, isScalarDims(c, 0) && isScalarDims(c, 1));
   return true;
 }
 
@@ -70,7 +93,48 @@ template <OpKind Kind> absl::Status importBinary(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Equal of vectors of dims known at import, one of them symbolic, where
+/// every entry is decided at import: the same expression, two constants, or
+/// a dim against a negative constant (a dim is never negative). Exporters
+/// write `Where(Equal(shape, -1), 1, shape)` before an Expand of a shape
+/// taken from a tensor: with the answer a constant, the Where keeps the
+/// shape's dims and the Expand its symbols. False when some entry is open.
+absl::StatusOr<bool> dimsEqual(ImportContext &c) {
+  if ((!isSymbolicDims(c, 0) && !isSymbolicDims(c, 1)) || !c.inputIsDims(0) || !c.inputIsDims(1))
+    return false;
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> x, c.dimsInput(0, "a dims operand"));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> y, c.dimsInput(1, "a dims operand"));
+  XS_ASSIGN_OR_RETURN(size_t n, broadcastLength(c, {x.size(), y.size()}));
+  auto decide = [](const DimExpr &l, const DimExpr &r) -> std::optional<bool> {
+    if (l == r)
+      return true;
+    std::optional<int64_t> lc = l.constantValue(), rc = r.constantValue();
+    if (lc && rc)
+      return *lc == *rc;
+    if ((lc && *lc < 0) || (rc && *rc < 0))
+      return false;
+    return std::nullopt;
+  };
+  bool scalar = isScalarDims(c, 0) && isScalarDims(c, 1);
+  HostTensor out(ElementType::I1,
+                 scalar ? std::vector<int64_t>{} : std::vector<int64_t>{static_cast<int64_t>(n)});
+  for (size_t i = 0; i < n; ++i) {
+    std::optional<bool> equal = decide(x[x.size() == 1 ? 0 : i], y[y.size() == 1 ? 0 : i]);
+    if (!equal)
+      return false;
+    out.setInt(static_cast<int64_t>(i), *equal ? 1 : 0);
+  }
+  XS_ASSIGN_OR_RETURN(Value * y0, c.constant(out));
+  c.setOutput(0, y0);
+  return true;
+}
+
 template <const char *Dir> absl::Status importCompare(ImportContext &c) {
+  if (std::string_view(Dir) == "eq") {
+    XS_ASSIGN_OR_RETURN(bool onDims, dimsEqual(c));
+    if (onDims)
+      return absl::OkStatus();
+  }
   XS_ASSIGN_OR_RETURN(Value * a, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * b, c.input(1));
   XS_ASSIGN_OR_RETURN(Value * y, c.compare(Dir, a, b));
@@ -230,7 +294,33 @@ absl::Status importMod(ImportContext &c) {
   return absl::OkStatus();
 }
 
+/// Where between vectors of dims known at import, one of them symbolic, on
+/// a condition known at import (dimsEqual's): the picked dims, so shapes
+/// stay symbolic instead of becoming host symbols. False otherwise.
+absl::StatusOr<bool> dimsWhere(ImportContext &c) {
+  const OnnxValue *condition = c.onnxInput(0);
+  const HostTensor *known =
+      condition && condition->value ? c.knownValue(condition->value) : nullptr;
+  if (!known || known->rank() > 1 || (!isSymbolicDims(c, 1) && !isSymbolicDims(c, 2)) ||
+      !c.inputIsDims(1) || !c.inputIsDims(2))
+    return false;
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> x, c.dimsInput(1, "a dims operand"));
+  XS_ASSIGN_OR_RETURN(std::vector<DimExpr> y, c.dimsInput(2, "a dims operand"));
+  size_t k = static_cast<size_t>(known->numElements());
+  XS_ASSIGN_OR_RETURN(size_t n, broadcastLength(c, {k, x.size(), y.size()}));
+  std::vector<DimExpr> out;
+  for (size_t i = 0; i < n; ++i)
+    out.push_back(known->getInt(static_cast<int64_t>(k == 1 ? 0 : i)) != 0
+                      ? x[x.size() == 1 ? 0 : i]
+                      : y[y.size() == 1 ? 0 : i]);
+  c.setOutputDims(0, out, known->rank() == 0 && isScalarDims(c, 1) && isScalarDims(c, 2));
+  return true;
+}
+
 absl::Status importWhere(ImportContext &c) {
+  XS_ASSIGN_OR_RETURN(bool onDims, dimsWhere(c));
+  if (onDims)
+    return absl::OkStatus();
   XS_ASSIGN_OR_RETURN(Value * cond, c.input(0));
   XS_ASSIGN_OR_RETURN(Value * a, c.input(1));
   XS_ASSIGN_OR_RETURN(Value * b, c.input(2));

@@ -3,6 +3,9 @@
 // Shapes may be computed in the graph; they arrive here as dims known at
 // import time (ImportContext::dimsInput), symbolic ones included.
 
+#include <cmath>
+#include <optional>
+
 #include "frontend/onnx/OnnxTensor.h"
 #include "frontend/onnx/OpImporters.h"
 #include "ir/Diagnostics.h"
@@ -118,9 +121,27 @@ absl::Status importRuntimeRange(ImportContext &c, ElementType type) {
   return absl::OkStatus();
 }
 
-/// Range with constant bounds; a limit that is a symbolic dim is an iota
-/// when start is 0 and delta 1; other bounds known only at run time make a
-/// host symbol of the length.
+/// The dim a scalar holds when it is one taken from a shape, through casts
+/// and reshapes (`torch.arange(x.shape[1], dtype=torch.float)` casts the
+/// dim to float before its Range).
+std::optional<DimExpr> dimBehind(const Value *v) {
+  while (const Operation *def = v->definingOp()) {
+    if (def->kind() == OpKind::DimValue) {
+      const std::vector<DimExpr> &dims = def->attr("dims")->getDimList();
+      if (dims.size() != 1)
+        return std::nullopt;
+      return dims[0];
+    }
+    if (def->kind() != OpKind::Cast && def->kind() != OpKind::Reshape)
+      return std::nullopt;
+    v = def->operand(0);
+  }
+  return std::nullopt;
+}
+
+/// Range with constant bounds; a limit that is a symbolic dim (of any
+/// element type) is an iota when start is 0 and delta a positive integer;
+/// other bounds known only at run time make a host symbol of the length.
 absl::Status importRange(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(TensorType type, c.inputType(0));
   auto symbolic = [&](int i) { return c.inputIsDims(i) && !c.onnxInput(i)->value; };
@@ -128,14 +149,29 @@ absl::Status importRange(ImportContext &c) {
     const OnnxValue *v = c.onnxInput(i);
     return v && v->value && c.knownValue(v->value);
   };
-  if (symbolic(1) && known(0) && known(2)) {
-    XS_ASSIGN_OR_RETURN(std::vector<int64_t> start, c.constantInts(0, "the start of Range"));
-    XS_ASSIGN_OR_RETURN(std::vector<int64_t> delta, c.constantInts(2, "the delta of Range"));
-    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> limit, c.dimsInput(1, "the limit of Range"));
-    if (start.size() == 1 && delta.size() == 1 && limit.size() == 1 && start[0] == 0 &&
-        delta[0] == 1) {
+  std::optional<DimExpr> dimLimit;
+  if (symbolic(1)) {
+    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> dims, c.dimsInput(1, "the limit of Range"));
+    if (dims.size() == 1)
+      dimLimit = dims[0];
+  } else if (const OnnxValue *v = c.onnxInput(1); v && v->value && !known(1)) {
+    dimLimit = dimBehind(v->value);
+  }
+  if (dimLimit && known(0) && known(2)) {
+    XS_ASSIGN_OR_RETURN(HostTensor start, c.constantInput(0, "the start of Range"));
+    XS_ASSIGN_OR_RETURN(HostTensor delta, c.constantInput(2, "the delta of Range"));
+    double d = delta.numElements() == 1 ? delta.getDouble(0) : 0;
+    if (start.numElements() == 1 && start.getDouble(0) == 0 && d >= 1 && d == std::floor(d) &&
+        d < double(int64_t(1) << 31)) {
+      int64_t step = static_cast<int64_t>(d);
+      DimExpr count =
+          step == 1 ? *dimLimit : DimExpr::floorDiv(*dimLimit + DimExpr(step - 1), step);
       XS_ASSIGN_OR_RETURN(Value * y, c.create(OpKind::Iota, {}, {{"dim", Attribute::integer(0)}},
-                                              TensorType(type.elementType(), {limit[0]})));
+                                              TensorType(type.elementType(), {count})));
+      if (step != 1) {
+        XS_ASSIGN_OR_RETURN(Value * stepValue, c.scalarLike(d, y));
+        XS_ASSIGN_OR_RETURN(y, c.binary(OpKind::Mul, y, stepValue));
+      }
       c.setOutput(0, y);
       return absl::OkStatus();
     }

@@ -241,6 +241,13 @@ class PyTorchExportTest(unittest.TestCase):
             ("position_ids", PositionEmbedding(32).eval(),
              (torch.randn(2, 5, 32), torch.ones(2, 5, dtype=torch.int64)), ["x", "mask"],
              {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B", 1: "S"}}),
+            # Shapes computed by the exporter: expand(x.size()) and an arange
+            # over the sequence cast to float.
+            ("mean_pooling", blocks.MeanPooling().eval(),
+             (torch.randn(2, 5, 64), torch.ones(2, 5, dtype=torch.int64)), ["x", "mask"],
+             {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B"}}),
+            ("rotary", blocks.Rotary().eval(), (torch.randn(2, 4, 7, 32),), ["q"],
+             {"q": {0: "B", 2: "S"}, "y": {0: "B", 2: "S"}}),
             ("cross_entropy", suite.CrossEntropy().eval(),
              (torch.randn(6, 10), torch.randint(0, 10, (6,))), ["logits", "labels"],
              {"logits": {0: "R"}, "labels": {0: "R"}, "y": {0: "R"}}),
@@ -307,6 +314,17 @@ class PyTorchExportTest(unittest.TestCase):
         mask[2, :16] = 0
         self.check("position_ids", (torch.randn(3, 17, 32), mask))
         self.check("position_ids", (torch.randn(1, 1, 32), torch.ones(1, 1, dtype=torch.int64)))
+
+    def test_mean_pooling_over_a_padded_batch(self):
+        mask = torch.ones(3, 13, dtype=torch.int64)
+        mask[1, 9:] = 0
+        mask[2, 1:] = 0
+        self.check("mean_pooling", (torch.randn(3, 13, 64), mask))
+        self.check("mean_pooling", (torch.randn(1, 1, 64), torch.ones(1, 1, dtype=torch.int64)))
+
+    def test_rotary_embedding_at_other_lengths(self):
+        for shape in [(3, 4, 19, 32), (1, 4, 1, 32), (2, 4, 128, 32)]:
+            self.check("rotary", (torch.randn(*shape),), atol=1e-5, rtol=1e-4)
 
     def test_topk_sampling_chain(self):
         module, path = self.models["topk_sampling"]

@@ -186,6 +186,31 @@ class Interpolations(nn.Module):
         return bilinear, bicubic, down, corners, top_down
 
 
+class MeanPooling(nn.Module):
+    """Sentence embeddings as sentence-transformers pools them: the mask
+    expanded to x's size (`expand(x.size())`, which the exporter writes as
+    Where(Equal(shape, -1), 1, shape) before the Expand), then a masked mean
+    over the sequence."""
+
+    def forward(self, x, mask):
+        m = mask.unsqueeze(-1).expand(x.size()).float()
+        return torch.sum(x * m, 1) / torch.clamp(m.sum(1), min=1e-9)
+
+
+class Rotary(nn.Module):
+    """LLaMA's rotary position embedding, its angles computed from
+    torch.arange(S, dtype=float32) (a Range over the dim cast to float) and
+    rotate_half's slices and concat."""
+
+    def forward(self, q):
+        s, d = q.shape[2], q.shape[3]
+        inv_freq = 1.0 / (10000 ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
+        angles = torch.outer(torch.arange(s, dtype=torch.float32), inv_freq)
+        emb = torch.cat((angles, angles), dim=-1)
+        x1, x2 = q[..., : d // 2], q[..., d // 2:]
+        return q * emb.cos() + torch.cat((-x2, x1), dim=-1) * emb.sin()
+
+
 def export(module, args, names, dynamic, path):
     torch.onnx.export(module, args, os.path.join(HERE, path), input_names=names,
                       output_names=["y"], dynamic_axes=dynamic, opset_version=OPSET)
@@ -233,6 +258,11 @@ def main():
                       opset_version=OPSET)
     export(FlipSum().eval(), (torch.randn(2, 5, 8),), ["x"], {"x": {0: "B", 1: "S"}},
            "flip_sum.onnx")
+    export(MeanPooling().eval(), (torch.randn(2, 5, 64), torch.ones(2, 5, dtype=torch.int64)),
+           ["x", "mask"], {"x": {0: "B", 1: "S"}, "mask": {0: "B", 1: "S"}, "y": {0: "B"}},
+           "mean_pooling.onnx")
+    export(Rotary().eval(), (torch.randn(2, 4, 7, 32),), ["q"],
+           {"q": {0: "B", 2: "S"}, "y": {0: "B", 2: "S"}}, "rotary.onnx")
     torch.onnx.export(Interpolations().eval(), (torch.randn(2, 3, 6, 8), torch.randn(2, 3, 11, 13)),
                       os.path.join(HERE, "interpolations.onnx"), input_names=["x", "lateral"],
                       output_names=["bilinear", "bicubic", "down", "corners", "top_down"],
