@@ -1,5 +1,9 @@
 #include "frontend/onnx/ImportContext.h"
 
+#include <string>
+
+#include "absl/strings/str_join.h"
+
 #include "frontend/onnx/OnnxImporter.h"
 #include "ir/Diagnostics.h"
 #include "ir/HostSymbols.h"
@@ -246,11 +250,19 @@ absl::StatusOr<HostTensor> ImportContext::constantInput(int i, std::string_view 
     return error(strCat("input ", i, " (", what, ") is missing"));
   const OnnxValue *v = onnxInput(i);
   if (v && v->dims) {
+    // Dims with a symbol become a dim_value, whose value is known only at
+    // run time.
     absl::StatusOr<Value *> value = input(i);
-    if (!value.ok())
-      return error(strCat(what, " must be known when the model is compiled, but it holds "
-                                "symbolic dims"));
-    return *knownValue(*value);
+    const HostTensor *known = value.ok() ? knownValue(*value) : nullptr;
+    if (!known)
+      return unsupported(
+          strCat(what,
+                 " must be known when the model is compiled, but it holds "
+                 "symbolic dims (",
+                 absl::StrJoin(*v->dims, ", ",
+                               [](std::string *out, const DimExpr &d) { out->append(d.str()); }),
+                 ")"));
+    return *known;
   }
   absl::StatusOr<Value *> value = input(i);
   if (!value.ok())

@@ -218,6 +218,14 @@ absl::Status importTopK(ImportContext &c) {
   if (rank == 0)
     return c.error("TopK needs an input of rank 1 or more");
   XS_ASSIGN_OR_RETURN(int64_t axis, c.normalizeAxis(c.intAttr("axis", -1), rank, "axis"));
+  if (const OnnxValue *given = c.onnxInput(1); given && given->dims && !given->value) {
+    XS_ASSIGN_OR_RETURN(std::vector<DimExpr> kDims, c.dimsInput(1, "K of TopK"));
+    if (kDims.size() == 1 && !kDims[0].constantValue())
+      return c.unsupported(strCat("TopK with K = ", kDims[0].str(),
+                                  ", a symbolic dim (a whole line sorted, as torch.sort and "
+                                  "torch.argsort export): xstitch keeps a constant K of up to ",
+                                  kMaxTopK, " elements per line"));
+  }
   XS_ASSIGN_OR_RETURN(std::vector<int64_t> ks, c.constantInts(1, "K of TopK"));
   if (ks.size() != 1 || ks[0] < 0)
     return c.error("K of TopK must be one integer of 0 or more");

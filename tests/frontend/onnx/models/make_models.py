@@ -246,5 +246,24 @@ def main():
                            [tensor("z", shape=(None, None))]), "chained_runtime_shape.onnx")
 
 
+    # K of TopK and k of Trilu taken from a symbolic dim: unsupported, named.
+    # torch.sort and torch.argsort export TopK with K the whole line.
+    one = helper.make_tensor("one", i64, [], [1])
+    axis_one = helper.make_tensor("axis_one", i64, [1], [0])
+    whole = [helper.make_node("Shape", ["x"], ["shape"]),
+             helper.make_node("Gather", ["shape", "one"], ["n"]),
+             helper.make_node("Unsqueeze", ["n", "axis_one"], ["k"]),
+             helper.make_node("TopK", ["x", "k"], ["values", "indices"], name="sort")]
+    save(helper.make_graph(whole, "sort", [tensor("x", shape=(2, "N"))],
+                           [tensor("values", shape=(2, "N")),
+                            tensor("indices", i64, shape=(2, "N"))], [one, axis_one]),
+         "sort_whole_line.onnx")
+    diagonal_k = [helper.make_node("Shape", ["x"], ["shape"]),
+                  helper.make_node("Gather", ["shape", "one"], ["k"]),
+                  helper.make_node("Trilu", ["x", "k"], ["y"], name="trilu")]
+    save(helper.make_graph(diagonal_k, "trilu", [tensor("x", shape=(4, "N"))],
+                           [tensor("y", shape=(4, "N"))], [one]), "trilu_symbolic_k.onnx")
+
+
 if __name__ == "__main__":
     main()
