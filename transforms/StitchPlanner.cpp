@@ -45,15 +45,39 @@ int64_t representativeValue(const DimExpr &value) {
 
 namespace {
 
-/// Whether the element-wise ops computing `op`'s value (op among them,
+/// Whether `op` is a transcendental function: tens of instructions an
+/// element where a division is one.
+bool isTranscendental(const Operation &op) {
+  switch (op.kind()) {
+  case OpKind::Exp:
+  case OpKind::Log:
+  case OpKind::Log1p:
+  case OpKind::Tanh:
+  case OpKind::Sigmoid:
+  case OpKind::Erf:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Pow:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// What the element-wise ops computing `op`'s value (op among them,
 /// following operands up to parameters, literals, sources, broadcasts,
-/// reductions and scans) cost at least `cost`: an expensive op (a division,
-/// a transcendental) as kExpensiveOpCost light ones.
-bool elementwiseChainCostsAtLeast(const Operation &op, int64_t cost) {
+/// reductions and scans) cost, an expensive op (a division, a
+/// transcendental) as kExpensiveOpCost light ones, counted up to `enough`;
+/// and whether a transcendental is among them.
+struct ChainCost {
+  int64_t total = 0;
+  bool hasTranscendental = false;
+};
+ChainCost elementwiseChainCost(const Operation &op, int64_t enough) {
   absl::flat_hash_set<const Operation *> seen;
   std::vector<const Operation *> stack{&op};
-  int64_t total = 0;
-  while (!stack.empty()) {
+  ChainCost cost;
+  while (!stack.empty() && cost.total < enough) {
     const Operation *at = stack.back();
     stack.pop_back();
     OpCategory category = at->info().category;
@@ -61,31 +85,49 @@ bool elementwiseChainCostsAtLeast(const Operation &op, int64_t cost) {
       continue;
     if (!seen.insert(at).second)
       continue;
-    total += category == OpCategory::ExpensiveElementwise ? kExpensiveOpCost : 1;
-    if (total >= cost)
-      return true;
+    cost.total += category == OpCategory::ExpensiveElementwise ? kExpensiveOpCost : 1;
+    cost.hasTranscendental |= isTranscendental(*at);
     for (const Value *operand : at->operands())
       if (const Operation *def = operand->definingOp())
         stack.push_back(def);
   }
+  return cost;
+}
+
+/// Whether `broadcast` varies along its result's last dim: an operand dim
+/// maps to it unrepeated.
+bool variesAlongLastDim(const Operation &broadcast) {
+  const std::vector<int64_t> &dims = broadcast.attr("dims")->getIntList();
+  const int64_t last = broadcast.type().rank() - 1;
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i] == last)
+      return broadcast.operand(0)->type().dim(static_cast<int64_t>(i)) ==
+             broadcast.type().dim(last);
   return false;
 }
 
-/// Whether `op` (in `body`) is a chain of element-wise ops costing at least
-/// kMinAmplifiedChainCost whose every element is read for kMinAmplification
-/// elements or more of a reader: a broadcast of it, or a gather taking it as
-/// indices (the taps and weights of a resize to a size known at run time).
-/// Such a value is computed once, as a dominant, not once per element read.
+/// Whether `op` (in `body`) is a chain of element-wise ops whose every
+/// element is read for kMinAmplification elements or more of a reader (a
+/// broadcast of it, or a gather taking it as indices: the taps and weights
+/// of a resize to a size known at run time) and which costs at least
+/// kMinAmplifiedChainCost, or holds a transcendental where the broadcast
+/// varies along its last dim. Such a value is computed once, as a dominant,
+/// not once per element read.
 bool isAmplifiedChain(const Operation &op, const Function &body) {
   const int64_t elements = representativeValue(dimProduct(op.type().shape()));
-  bool amplified = false;
+  bool amplified = false, alongRows = false;
   for (const auto &user : body.ops())
-    for (size_t i = 0; i < user->numOperands() && !amplified; ++i)
+    for (size_t i = 0; i < user->numOperands(); ++i)
       if (user->operand(i) == op.result() &&
-          (user->kind() == OpKind::Broadcast || (user->kind() == OpKind::Gather && i == 1)))
-        amplified =
-            representativeValue(dimProduct(user->type().shape())) / kMinAmplification >= elements;
-  return amplified && elementwiseChainCostsAtLeast(op, kMinAmplifiedChainCost);
+          (user->kind() == OpKind::Broadcast || (user->kind() == OpKind::Gather && i == 1)) &&
+          representativeValue(dimProduct(user->type().shape())) / kMinAmplification >= elements) {
+        amplified = true;
+        alongRows |= user->kind() == OpKind::Broadcast && variesAlongLastDim(*user);
+      }
+  if (!amplified)
+    return false;
+  ChainCost cost = elementwiseChainCost(op, kMinAmplifiedChainCost);
+  return cost.total >= kMinAmplifiedChainCost || (alongRows && cost.hasTranscendental);
 }
 
 } // namespace

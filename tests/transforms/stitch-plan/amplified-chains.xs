@@ -2,6 +2,8 @@
 // RUN: %xstitch-run --random-inputs %s --function resize --dim N=3 --dim W=13 --dim V=29 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function resize --dim N=2 --dim W=1 --dim V=1 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function shift --dim N=3 --dim W=13 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function rotary --dim B=2 --dim H=3 --dim S=5 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function rows --dim B=2 --dim H=3 --dim S=5 --check | FileCheck %s --check-prefix=RESULT
 
 // A nearest resize of W columns to V, a size known at run time, as ONNX's
 // Resize imports it: each output column's source, floor(j / (V / W)) kept
@@ -42,6 +44,33 @@ func @shift(%x: f32[N, W]) -> (y) {
   return %y
 }
 
+// Rotary embeddings: the cosine of each position's angles, [S, 8], read for
+// every batch and head through a broadcast that varies along the last dim,
+// so every element of the product would compute a cosine. One
+// transcendental is enough to compute it once per [S, 8] element instead.
+func @rotary(%q: f32[B, H, S, 8], %freq: f32[8]) -> (y) {
+  %t = iota {dim = 0} : f32[S, 8]
+  %f = broadcast %freq {dims = [1]} : f32[S, 8]
+  %angle = mul %t, %f : f32[S, 8]
+  %c = cos %angle : f32[S, 8]
+  %cb = broadcast %c {dims = [2, 3]} : f32[B, H, S, 8]
+  %y = mul %q, %cb : f32[B, H, S, 8]
+  return %y
+}
+
+// A value constant along the rows it scales (a cosine of the position plus
+// one, broadcast along the last dim) is computed once per row where it is
+// read: it stays in the group.
+func @rows(%q: f32[B, H, S, 8]) -> (y) {
+  %t = iota {dim = 0} : f32[S]
+  %c = cos %t : f32[S]
+  %one = constant {value = 1.0} : f32[S]
+  %scale = add %c, %one : f32[S]
+  %sb = broadcast %scale {dims = [2]} : f32[B, H, S, 8]
+  %y = mul %q, %sb : f32[B, H, S, 8]
+  return %y
+}
+
 // CHECK-LABEL: kernel @k0_add(%x: f32[N, W], %like: f32[N, V])
 // CHECK:         scratch [%idx]
 // CHECK:       variant 2 when (none) grid N:
@@ -54,6 +83,20 @@ func @shift(%x: f32[N, W]) -> (y) {
 // CHECK-NOT:     scratch
 // CHECK:       variant 2 when (none) grid N:
 // CHECK-NEXT:    group 0 dominant %y ops [%j, %one, %next, %last, %lb, %idx, %g, %y]: elementwise rows N cols W
+// CHECK-NEXT:    phase 0: stage 0: groups [0]
+// CHECK-NEXT:    buffers: (none)
+// CHECK-LABEL: kernel @k0_mul(%freq: f32[8], %q: f32[B, H, S, 8]) -> (%y: f32[B, H, S, 8])
+// CHECK:         scratch [%c]
+// CHECK:       variant 0 when (none) grid (B*H*S + 31)/32:
+// CHECK-NEXT:    group 0 dominant %c ops [%t, %f, %angle, %c]: elementwise rows S cols 8
+// CHECK-NEXT:    group 1 dominant %y ops [%cb, %y]: elementwise rows B*H*S cols 8
+// CHECK-NEXT:    phase 0: stage 0: groups [0]
+// CHECK-NEXT:    phase 1: stage 0: groups [1]
+// CHECK-NEXT:    buffers: %c global 8*S
+// CHECK-LABEL: kernel @k0_mul(%q: f32[B, H, S, 8]) -> (%y: f32[B, H, S, 8])
+// CHECK-NOT:     scratch
+// CHECK:       variant 0 when (none) grid (B*H*S + 31)/32:
+// CHECK-NEXT:    group 0 dominant %y ops [%t, %c, %one, %scale, %sb, %y]: elementwise rows B*H*S cols 8
 // CHECK-NEXT:    phase 0: stage 0: groups [0]
 // CHECK-NEXT:    buffers: (none)
 
