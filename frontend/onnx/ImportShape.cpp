@@ -121,9 +121,10 @@ absl::Status importRuntimeRange(ImportContext &c, ElementType type) {
   return absl::OkStatus();
 }
 
-/// The dim a scalar holds when it is one taken from a shape, through casts
-/// and reshapes (`torch.arange(x.shape[1], dtype=torch.float)` casts the
-/// dim to float before its Range).
+/// The dim a scalar holds when it is one taken from a shape, through
+/// reshapes and casts to types that hold it (`torch.arange(x.shape[1],
+/// dtype=torch.float)` casts the dim to f32, exact up to 2^24, before its
+/// Range); nullopt otherwise.
 std::optional<DimExpr> dimBehind(const Value *v) {
   while (const Operation *def = v->definingOp()) {
     if (def->kind() == OpKind::DimValue) {
@@ -132,7 +133,10 @@ std::optional<DimExpr> dimBehind(const Value *v) {
         return std::nullopt;
       return dims[0];
     }
-    if (def->kind() != OpKind::Cast && def->kind() != OpKind::Reshape)
+    ElementType to = def->type().elementType();
+    bool holdsDims = to == ElementType::I64 || to == ElementType::I32 || to == ElementType::F32 ||
+                     to == ElementType::F64;
+    if (def->kind() != OpKind::Reshape && (def->kind() != OpKind::Cast || !holdsDims))
       return std::nullopt;
     v = def->operand(0);
   }
