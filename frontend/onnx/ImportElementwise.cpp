@@ -34,6 +34,12 @@ bool isSymbolicDims(ImportContext &c, int i) {
   return v && v->dims && !v->value;
 }
 
+/// Whether inputs i and j are both dims known at import, one of them
+/// symbolic: shape arithmetic that can stay dims.
+bool dimsOperands(ImportContext &c, int i, int j) {
+  return (isSymbolicDims(c, i) || isSymbolicDims(c, j)) && c.inputIsDims(i) && c.inputIsDims(j);
+}
+
 /// Whether input i holds one dim (rank 0) rather than a vector of them.
 bool isScalarDims(ImportContext &c, int i) {
   const OnnxValue *v = c.onnxInput(i);
@@ -57,7 +63,7 @@ absl::StatusOr<size_t> broadcastLength(ImportContext &c, std::initializer_list<s
 /// the inputs are not such, or for a division by a symbolic dim, which is
 /// then computed at run time.
 absl::StatusOr<bool> dimsArithmetic(ImportContext &c, OpKind kind) {
-  if ((!isSymbolicDims(c, 0) && !isSymbolicDims(c, 1)) || !c.inputIsDims(0) || !c.inputIsDims(1))
+  if (!dimsOperands(c, 0, 1))
     return false;
   if (kind != OpKind::Add && kind != OpKind::Sub && kind != OpKind::Mul && kind != OpKind::Div)
     return false;
@@ -100,7 +106,7 @@ template <OpKind Kind> absl::Status importBinary(ImportContext &c) {
 /// taken from a tensor: with the answer a constant, the Where keeps the
 /// shape's dims and the Expand its symbols. False when some entry is open.
 absl::StatusOr<bool> dimsEqual(ImportContext &c) {
-  if ((!isSymbolicDims(c, 0) && !isSymbolicDims(c, 1)) || !c.inputIsDims(0) || !c.inputIsDims(1))
+  if (!dimsOperands(c, 0, 1))
     return false;
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> x, c.dimsInput(0, "a dims operand"));
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> y, c.dimsInput(1, "a dims operand"));
@@ -301,8 +307,7 @@ absl::StatusOr<bool> dimsWhere(ImportContext &c) {
   const OnnxValue *condition = c.onnxInput(0);
   const HostTensor *known =
       condition && condition->value ? c.knownValue(condition->value) : nullptr;
-  if (!known || known->rank() > 1 || (!isSymbolicDims(c, 1) && !isSymbolicDims(c, 2)) ||
-      !c.inputIsDims(1) || !c.inputIsDims(2))
+  if (!known || known->rank() > 1 || !dimsOperands(c, 1, 2))
     return false;
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> x, c.dimsInput(1, "a dims operand"));
   XS_ASSIGN_OR_RETURN(std::vector<DimExpr> y, c.dimsInput(2, "a dims operand"));
