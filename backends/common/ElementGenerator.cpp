@@ -44,8 +44,9 @@ std::optional<ElementGenerator::Storage> ElementGenerator::storageOf(const Value
   return std::nullopt;
 }
 
-std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) const {
-  std::vector<const Value *> reads;
+void ElementGenerator::walkSameIndex(
+    const Value *value,
+    const std::function<void(const Value *, std::optional<Storage>)> &visit) const {
   absl::flat_hash_set<const Value *> seen;
   std::vector<const Value *> pending{value};
   while (!pending.empty()) {
@@ -53,11 +54,10 @@ std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) 
     pending.pop_back();
     if (!seen.insert(v).second)
       continue;
-    if (std::optional<Storage> storage = storageOf(v)) {
-      if (storage->origin == nullptr)
-        reads.push_back(v);
+    std::optional<Storage> storage = storageOf(v);
+    visit(v, storage);
+    if (storage)
       continue;
-    }
     const Operation &op = *v->definingOp();
     if (!op.info().isElementwise())
       continue;
@@ -65,7 +65,27 @@ std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) 
       if (operand->type().shape() == v->type().shape())
         pending.push_back(operand);
   }
+}
+
+std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) const {
+  std::vector<const Value *> reads;
+  walkSameIndex(value, [&](const Value *v, std::optional<Storage> storage) {
+    if (storage && storage->origin == nullptr)
+      reads.push_back(v);
+  });
   return reads;
+}
+
+std::vector<const Operation *> ElementGenerator::sameIndexConcats(const Value *value,
+                                                                  size_t axis) const {
+  std::vector<const Operation *> concats;
+  walkSameIndex(value, [&](const Value *v, std::optional<Storage> storage) {
+    const Operation *op = v->definingOp();
+    if (!storage && op && op->kind() == OpKind::Concat &&
+        static_cast<size_t>(op->intAttrOr("dim", 0)) == axis)
+      concats.push_back(op);
+  });
+  return concats;
 }
 
 llvm::Value *ElementGenerator::load(const Value *value, const Storage &storage,
@@ -459,6 +479,15 @@ llvm::Value *ElementGenerator::emitConcat(const Operation &op,
   llvm::IRBuilder<> &b = ctx_.b;
   size_t axis = static_cast<size_t>(op.intAttrOr("dim", 0));
   size_t count = op.numOperands();
+  if (auto piece = concatPieces_.find(&op);
+      piece != concatPieces_.end() && piece->second.column == index[axis]) {
+    DimExpr offset(0);
+    for (size_t j = 0; j < piece->second.operand; ++j)
+      offset = offset + op.operand(j)->type().dim(static_cast<int64_t>(axis));
+    std::vector<llvm::Value *> source = index;
+    source[axis] = b.CreateSub(index[axis], dim(offset));
+    return emit(op.operand(piece->second.operand), source);
+  }
   std::vector<llvm::Value *> offsets; // start of each operand along the axis
   std::vector<llvm::Value *> ends;
   bool allNonEmpty = true;

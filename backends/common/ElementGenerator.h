@@ -14,6 +14,7 @@
 // (an index out of range, an integer division by zero: HostPlan::checks)
 // raises the kernel's status code (KernelContext::raised) besides.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -88,6 +89,19 @@ public:
   /// itself. Other reads (broadcast, moved or gathered elements, block
   /// tiles) are left out.
   std::vector<const Value *> sameIndexReads(const Value *value) const;
+  /// The concats along dim `axis` that `value`'s element at an index
+  /// computes at that same index, as far as element-wise ops reach (not
+  /// those already in memory): what an element loop along `axis` can walk
+  /// piece by piece (setConcatPiece).
+  std::vector<const Operation *> sameIndexConcats(const Value *value, size_t axis) const;
+  /// While set, `concat`'s element at `column` along its dim comes from
+  /// operand `operand` alone (the loop walks that operand's piece): read
+  /// there without the clamped reads of every operand and their selects,
+  /// which the loop vectorizer could only turn into gathers.
+  void setConcatPiece(const Operation *concat, size_t operand, llvm::Value *column) {
+    concatPieces_[concat] = ConcatPiece{operand, column};
+  }
+  void clearConcatPieces() { concatPieces_.clear(); }
   /// Recomputes `value` again (its block buffer is gone).
   void forget(const Value *value) { materialized_.erase(value); }
 
@@ -153,6 +167,14 @@ private:
     llvm::Value *base = nullptr;
     llvm::Value *origin = nullptr;
   };
+  struct ConcatPiece {
+    size_t operand = 0;
+    llvm::Value *column = nullptr;
+  };
+  /// Calls `visit` on `value` and each value its element at an index reads
+  /// at that same index through element-wise ops; stops at values in memory.
+  void walkSameIndex(const Value *value,
+                     const std::function<void(const Value *, std::optional<Storage>)> &visit) const;
   struct ElementPosition {
     std::vector<DimExpr> shape;
     std::vector<llvm::Value *> index;
@@ -170,6 +192,7 @@ private:
   KernelContext &ctx_;
   absl::flat_hash_map<const Value *, Storage> materialized_;
   std::optional<ElementPosition> position_;
+  absl::flat_hash_map<const Operation *, ConcatPiece> concatPieces_;
 };
 
 } // namespace xs

@@ -267,6 +267,48 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
 }
 
 namespace {
+/// The concats along the last dim that the group's outputs compute at the
+/// loop's own index, when the element loop's columns are that dim alone and
+/// the lanes do not split them; all of them cut that dim where the first
+/// does (the others keep their selects).
+struct ColumnPieces {
+  std::vector<const Operation *> concats;
+  std::vector<DimExpr> begins, ends; // each operand's columns
+};
+
+ColumnPieces columnPieces(GroupEmission &group, const std::vector<DimExpr> &trailing,
+                          const RowLanes &lanes) {
+  ColumnPieces pieces;
+  const std::vector<DimExpr> &shape = group.group.dominant->type().shape();
+  if (trailing.size() != 1 || lanes.split)
+    return pieces;
+  auto extents = [](const Operation *concat) {
+    std::vector<DimExpr> sizes;
+    for (const Value *operand : concat->operands())
+      sizes.push_back(operand->type().shape().back());
+    return sizes;
+  };
+  std::vector<DimExpr> sizes;
+  for (const GroupOutput &output : group.outputs) {
+    if (output.value->type().shape() != shape)
+      continue;
+    for (const Operation *concat : group.gen.sameIndexConcats(output.value, shape.size() - 1)) {
+      if (pieces.concats.empty())
+        sizes = extents(concat);
+      if (extents(concat) == sizes &&
+          std::find(pieces.concats.begin(), pieces.concats.end(), concat) == pieces.concats.end())
+        pieces.concats.push_back(concat);
+    }
+  }
+  DimExpr offset(0);
+  for (const DimExpr &size : sizes) {
+    pieces.begins.push_back(offset);
+    offset = offset + size;
+    pieces.ends.push_back(offset);
+  }
+  return pieces;
+}
+
 void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
                      const std::vector<DimExpr> &trailing, llvm::Value *cols, llvm::Value *rowBegin,
                      llvm::Value *rowEnd, llvm::Value *colBegin, llvm::Value *colEnd) {
@@ -276,25 +318,41 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
   const ThreadMapping &mapping = group.group.mapping;
   const std::vector<DimExpr> &shape = group.group.dominant->type().shape();
   RowLanes rowLanes = rowLanesOf(ctx, mapping);
+  // A row crossing a concat's pieces is walked one piece at a time, so that
+  // each piece's loop reads its operand at consecutive addresses.
+  ColumnPieces pieces = columnPieces(group, trailing, rowLanes);
   int64_t innerTrips = 0;
   LoopResult rowLoop = emitBlockRows(
       gen, rowLanes, rowBegin, rowEnd, leading,
       [&](llvm::Value *row, const std::vector<llvm::Value *> &prefix) {
-        // The row's lanes split the columns (CPU: one lane, the loop as is).
-        LoopResult inner = emitRowColumns(
-            ctx, rowLanes, mapping.vectorWidth, row, cols, colBegin, colEnd, {},
-            [&](llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *>) {
-              std::vector<llvm::Value *> index = prefix;
-              std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);
-              index.insert(index.end(), suffix.begin(), suffix.end());
-              llvm::Value *linear =
-                  b.CreateAdd(rowStart, col, "", /*HasNUW=*/true, /*HasNSW=*/true);
-              storeGroupOutputs(group, shape, index, linear);
-              return std::vector<llvm::Value *>{};
-            });
-        ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
-                                     narrowVectorWidth(group.group));
-        innerTrips = inner.constantTrips;
+        auto columns = [&](llvm::Value *begin, llvm::Value *end, std::optional<size_t> piece) {
+          // The row's lanes split the columns (CPU: one lane, the loop as is).
+          LoopResult inner = emitRowColumns(
+              ctx, rowLanes, mapping.vectorWidth, row, cols, begin, end, {},
+              [&](llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *>) {
+                std::vector<llvm::Value *> index = prefix;
+                std::vector<llvm::Value *> suffix = gen.unravel(col, trailing);
+                index.insert(index.end(), suffix.begin(), suffix.end());
+                llvm::Value *linear =
+                    b.CreateAdd(rowStart, col, "", /*HasNUW=*/true, /*HasNSW=*/true);
+                if (piece)
+                  for (const Operation *concat : pieces.concats)
+                    gen.setConcatPiece(concat, *piece, index.back());
+                storeGroupOutputs(group, shape, index, linear);
+                gen.clearConcatPieces();
+                return std::vector<llvm::Value *>{};
+              });
+          ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
+                                       narrowVectorWidth(group.group));
+          innerTrips = piece ? 0 : inner.constantTrips;
+        };
+        if (pieces.concats.empty()) {
+          columns(colBegin, colEnd, std::nullopt);
+          return;
+        }
+        for (size_t j = 0; j < pieces.begins.size(); ++j)
+          columns(emitMax(b, colBegin, gen.dim(pieces.begins[j])),
+                  emitMin(b, colEnd, gen.dim(pieces.ends[j])), j);
       });
   // Rows of one element are the vector work themselves (a per-row value).
   if (innerTrips != 1)

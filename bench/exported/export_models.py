@@ -166,6 +166,20 @@ class PositionIds(nn.Module):
         return torch.cumsum(attention_mask, dim=1) * attention_mask + 1
 
 
+class Rotary(nn.Module):
+    """LLaMA's rotary position embedding as Hugging Face's modeling code
+    writes it: angles from the positions, cos and sin of them concatenated,
+    and rotate_half's slices and concat."""
+
+    def forward(self, q):
+        s, d = q.shape[2], q.shape[3]
+        inv_freq = 1.0 / (10000 ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
+        freqs = torch.outer(torch.arange(s, dtype=torch.float32), inv_freq)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        x1, x2 = q[..., : d // 2], q[..., d // 2:]
+        return q * emb.cos() + torch.cat((-x2, x1), dim=-1) * emb.sin()
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -264,6 +278,7 @@ def suite():
         "topk_sampling": (TopKSampling(), {"logits": ["rows", 50257]}, {"rows": 64}, None),
         "position_ids": (PositionIds(), {"attention_mask": ["B", "S"]}, {"B": 512, "S": 4096},
                          None),
+        "rotary": (Rotary(), {"q": ["B", 32, "S", 128]}, {"B": 2, "S": 2048}, None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
         "gpt2_block": (Gpt2Block(), {"x": ["B", "S", 768]}, {"B": 8, "S": 128}, None),
