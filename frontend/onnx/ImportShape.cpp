@@ -266,6 +266,10 @@ absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr>
       return dividedBySubset(c, input, target, hole);
     divisor *= *k;
   }
+  // ONNX leaves a -1 beside a 0 dim undefined: any size gives no elements.
+  if (divisor == 0)
+    return c.error("the shape has a -1 and a dim of 0, so the -1 cannot be inferred: "
+                   "give that dim's size instead of -1");
   DimExpr product = dimProduct(remaining);
   if (divisor == 1)
     return product;
