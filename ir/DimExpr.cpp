@@ -162,6 +162,31 @@ DimExpr DimExpr::floorDiv(const DimExpr &e, int64_t divisor) {
   return quotient + r;
 }
 
+std::optional<DimExpr> DimExpr::exactDiv(const DimExpr &e, const DimExpr &divisor) {
+  if (divisor.terms_.size() != 1 || divisor.terms_[0].coefficient == 0)
+    return std::nullopt;
+  const DimTerm &d = divisor.terms_[0];
+  DimExpr quotient;
+  for (const DimTerm &t : e.terms_) {
+    if (t.coefficient % d.coefficient != 0)
+      return std::nullopt;
+    // Both factor lists are sorted: remove d's factors from t's, each once.
+    std::vector<DimAtom> rest;
+    size_t k = 0;
+    for (const DimAtom &atom : t.factors) {
+      if (k < d.factors.size() && atom == d.factors[k])
+        ++k;
+      else
+        rest.push_back(atom);
+    }
+    if (k != d.factors.size())
+      return std::nullopt;
+    quotient.terms_.push_back(DimTerm{t.coefficient / d.coefficient, std::move(rest)});
+  }
+  quotient.normalize();
+  return quotient;
+}
+
 DimExpr DimExpr::ceilDiv(const DimExpr &e, int64_t divisor) {
   return floorDiv(e + DimExpr(divisor - 1), divisor);
 }

@@ -55,6 +55,10 @@ public:
   static DimExpr floorDiv(const DimExpr &e, int64_t divisor);
   /// ceil(e / divisor) = floor((e + divisor - 1) / divisor).
   static DimExpr ceilDiv(const DimExpr &e, int64_t divisor);
+  /// e / divisor where every term of e is a multiple of `divisor`, a single
+  /// non-zero term (4*H*W / H*W = 4, (4*B*S + 8*B) / 4*B = S + 2); nullopt
+  /// otherwise (the quotient may still exist for some values).
+  static std::optional<DimExpr> exactDiv(const DimExpr &e, const DimExpr &divisor);
 
   friend DimExpr operator+(const DimExpr &a, const DimExpr &b);
   friend DimExpr operator-(const DimExpr &a, const DimExpr &b);

@@ -118,6 +118,15 @@ private:
   /// before it the same mapping for rows whose f32 tile fits half the block
   /// buffer (softmax over rows of 30000: exp kept for the division).
   void addBoundedVariant(const KernelVariant &catchAll, StitchedKernel &out) const;
+  /// The variants to try before `v` where an element-wise group of `v` with
+  /// blocks of its own walks rows of symbolic length a row per block (its
+  /// own catch-all mapping): the same variant with that group's packed
+  /// mappings, each under its own condition on the row length as well
+  /// (GroupNorm's normalization over [B, C, H, W] after its statistics: rows
+  /// of W = 64, a block each, spent their time on each block's index
+  /// arithmetic). Beside the main's catch-all variant and for the first
+  /// such group only, to bound the variants.
+  std::vector<KernelVariant> packedGroupVariants(const KernelVariant &v) const;
   /// In a variant that splits the main rows into chunks: gives `group` (of
   /// `dominant`, aligned with the main rows) the same chunks, a RowPartial
   /// mapping for a row reduction over those rows, a split element-wise one

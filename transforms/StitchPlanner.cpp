@@ -370,6 +370,37 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
   out = std::move(trial);
 }
 
+std::vector<KernelVariant> KernelStitcher::packedGroupVariants(const KernelVariant &v) const {
+  std::vector<KernelVariant> packed;
+  // Only beside the main's catch-all: under the main's own conditions the
+  // pairs would multiply the variants, often to ones no dims reach.
+  if (!v.predicates.empty())
+    return packed;
+  for (size_t g = 0; g < v.groups.size(); ++g) {
+    const PlanGroup &group = v.groups[g];
+    const ThreadMapping &mapping = group.mapping;
+    if (static_cast<int>(g) == main_ || group.blocks == v.grid ||
+        mapping.kind != MappingKind::Elementwise || mapping.rowsPerBlock != 1 ||
+        mapping.colsPerBlock != 0 || mapping.cols.constantValue())
+      continue;
+    for (const KernelVariant &own :
+         planVariants(*group.dominant, target_, target_.minElementsPerBlock)) {
+      const ThreadMapping &ownMapping = own.groups[0].mapping;
+      if (own.predicates.empty() || ownMapping.rowsPerBlock <= 1 || ownMapping.colsPerBlock != 0)
+        continue;
+      KernelVariant variant = v;
+      variant.groups[g].mapping = ownMapping;
+      variant.groups[g].blocks = own.grid;
+      variant.predicates.insert(variant.predicates.end(), own.predicates.begin(),
+                                own.predicates.end());
+      packed.push_back(std::move(variant));
+    }
+    if (!packed.empty())
+      break;
+  }
+  return packed;
+}
+
 bool KernelStitcher::splitsOverRows(size_t g, const std::vector<DimExpr> &rows,
                                     const ThreadMapping &mainMapping) const {
   const Operation &op = *dominants_[g];
@@ -704,8 +735,12 @@ StitchedKernel KernelStitcher::run() {
       mains.clear();
     mains.insert(mains.begin(), std::move(*split));
   }
-  for (const KernelVariant &mainVariant : mains)
-    out.variants.push_back(planWithinBudget(mainVariant, out));
+  for (const KernelVariant &mainVariant : mains) {
+    KernelVariant v = planWithinBudget(mainVariant, out);
+    for (KernelVariant &packed : packedGroupVariants(v))
+      out.variants.push_back(std::move(packed));
+    out.variants.push_back(std::move(v));
+  }
   addBoundedVariant(mains.back(), out);
   // Scratch in program order, so plans print the same every time.
   std::vector<const Value *> ordered;

@@ -420,7 +420,7 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
                                   from.begin() + static_cast<std::ptrdiff_t>(fromEnd));
     std::vector<llvm::Value *> toIndex(index.begin() + static_cast<std::ptrdiff_t>(toBegin),
                                        index.begin() + static_cast<std::ptrdiff_t>(toEnd));
-    std::vector<llvm::Value *> fromIndex = unravel(linearize(toIndex, toDims), fromDims);
+    std::vector<llvm::Value *> fromIndex = reindex(toIndex, toDims, fromDims);
     std::copy(fromIndex.begin(), fromIndex.end(),
               source.begin() + static_cast<std::ptrdiff_t>(fromBegin));
   };
@@ -449,6 +449,53 @@ llvm::Value *ElementGenerator::emitReshape(const Operation &op,
   if (i > 0 || j > 0)
     mapGroup(0, i, 0, j);
   return emit(x, source);
+}
+
+std::vector<llvm::Value *> ElementGenerator::reindex(std::vector<llvm::Value *> index,
+                                                     std::vector<DimExpr> shape,
+                                                     const std::vector<DimExpr> &target) {
+  llvm::IRBuilder<> &b = ctx_.b;
+  std::vector<llvm::Value *> result(target.size());
+  // `index` in `shape` is a mixed-radix number whose innermost digits are
+  // taken off as each target dim, from the innermost, is indexed.
+  size_t f = target.size();
+  for (; f > 1; --f) {
+    const DimExpr &size = target[f - 1];
+    // The innermost q dims of what is left, whose product divides the
+    // target dim: their ravel is its index's low part, without a division.
+    DimExpr low(1);
+    size_t q = 0;
+    while (q < shape.size() && DimExpr::exactDiv(size, low * shape[shape.size() - 1 - q]))
+      low = low * shape[shape.size() - 1 - q++];
+    std::vector<llvm::Value *> lowIndex(index.end() - static_cast<std::ptrdiff_t>(q), index.end());
+    std::vector<DimExpr> lowDims(shape.end() - static_cast<std::ptrdiff_t>(q), shape.end());
+    if (low == size) {
+      result[f - 1] = linearize(lowIndex, lowDims);
+    } else {
+      // Else the next dim out must be a whole multiple m of what the
+      // target dim still needs: its index modulo m is the high part.
+      std::optional<DimExpr> m = DimExpr::exactDiv(size, low);
+      if (!m || q == shape.size())
+        break;
+      std::optional<DimExpr> rest = DimExpr::exactDiv(shape[shape.size() - 1 - q], *m);
+      if (!rest)
+        break;
+      llvm::Value *&next = index[index.size() - 1 - q];
+      llvm::Value *high = b.CreateURem(next, dim(*m));
+      result[f - 1] =
+          q == 0 ? high : b.CreateAdd(b.CreateMul(high, dim(low)), linearize(lowIndex, lowDims));
+      next = b.CreateUDiv(next, dim(*m));
+      shape[shape.size() - 1 - q] = *rest;
+    }
+    index.resize(index.size() - q);
+    shape.resize(shape.size() - q);
+  }
+  // What is left: the outermost target dim takes the rest whole; target
+  // dims that did not divide are unravelled from it.
+  std::vector<DimExpr> outer(target.begin(), target.begin() + static_cast<std::ptrdiff_t>(f));
+  std::vector<llvm::Value *> outerIndex = unravel(linearize(index, shape), outer);
+  std::copy(outerIndex.begin(), outerIndex.end(), result.begin());
+  return result;
 }
 
 llvm::Value *ElementGenerator::emitTranspose(const Operation &op,

@@ -142,6 +142,16 @@ private:
   llvm::Value *emitBroadcast(const Operation &op, const std::vector<llvm::Value *> &index);
   llvm::Value *emitReshape(const Operation &op, const std::vector<llvm::Value *> &index);
   llvm::Value *emitTranspose(const Operation &op, const std::vector<llvm::Value *> &index);
+  /// The index in `target` of the element at `index` in `shape` (the same
+  /// row-major position, the two shapes' products equal). Each target dim,
+  /// from the innermost, that is a product of the innermost dims left, or
+  /// such a product times a divisor m of the next dim out, takes their ravel
+  /// (and that dim's index modulo m) without dividing the inner indices:
+  /// GroupNorm's [B, C, H, W] read from [B, G, C/G*H*W] divides c by C/G
+  /// once a row, where unravelling the row-major position divides every
+  /// element's position. The rest is linearized and unravelled.
+  std::vector<llvm::Value *> reindex(std::vector<llvm::Value *> index, std::vector<DimExpr> shape,
+                                     const std::vector<DimExpr> &target);
   llvm::Value *emitSlice(const Operation &op, const std::vector<llvm::Value *> &index);
   llvm::Value *emitConcat(const Operation &op, const std::vector<llvm::Value *> &index);
   llvm::Value *emitPad(const Operation &op, const std::vector<llvm::Value *> &index);

@@ -180,6 +180,17 @@ class Rotary(nn.Module):
         return q * emb.cos() + torch.cat((-x2, x1), dim=-1) * emb.sin()
 
 
+class GroupNormSilu(nn.Module):
+    """A diffusion UNet's resnet block entry: GroupNorm(32) then SiLU."""
+
+    def __init__(self, channels=320):
+        super().__init__()
+        self.norm = nn.GroupNorm(32, channels, eps=1e-5)
+
+    def forward(self, x):
+        return F.silu(self.norm(x))
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -279,6 +290,8 @@ def suite():
         "position_ids": (PositionIds(), {"attention_mask": ["B", "S"]}, {"B": 512, "S": 4096},
                          None),
         "rotary": (Rotary(), {"q": ["B", 32, "S", 128]}, {"B": 2, "S": 2048}, None),
+        "groupnorm_silu": (GroupNormSilu(), {"x": ["B", 320, "H", "W"]},
+                           {"B": 8, "H": 64, "W": 64}, None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
         "gpt2_block": (Gpt2Block(), {"x": ["B", "S", 768]}, {"B": 8, "S": 128}, None),
@@ -293,7 +306,7 @@ HALF_MODELS = {"layernorm_f16", "softmax_f16"}
 
 
 def example_input(name, shape, half=False):
-    small = {"rows": 6, "tokens": 6, "B": 2, "S": 5, "L": 7, "cols": 9}
+    small = {"rows": 6, "tokens": 6, "B": 2, "S": 5, "L": 7, "cols": 9, "H": 3, "W": 5}
     dims = [small.get(d, d) if isinstance(d, str) else d for d in shape]
     if name in INTEGER_INPUTS:
         return torch.randint(0, dims[-1] if len(dims) > 1 else 4, dims)

@@ -64,6 +64,22 @@ TEST(DimExprTest, FloorDivKeepsAnAtom) {
             sym("N") + DimExpr::floorDiv(sym("S"), 2));
 }
 
+TEST(DimExprTest, ExactDivOfMultiples) {
+  DimExpr hw = sym("H") * sym("W");
+  EXPECT_EQ(DimExpr::exactDiv(4 * hw, hw), DimExpr(4));
+  EXPECT_EQ(DimExpr::exactDiv(4 * hw, 4 * sym("W")), sym("H"));
+  EXPECT_EQ(DimExpr::exactDiv(4 * sym("B") * sym("S") + 8 * sym("B"), 4 * sym("B")),
+            sym("S") + 2);
+  EXPECT_EQ(DimExpr::exactDiv(768, 64), DimExpr(12));
+  EXPECT_EQ(DimExpr::exactDiv(sym("N") * sym("N"), sym("N")), sym("N"));
+  // Not a multiple in every term, or a divisor of several terms.
+  EXPECT_EQ(DimExpr::exactDiv(6, 4), std::nullopt);
+  EXPECT_EQ(DimExpr::exactDiv(sym("H"), hw), std::nullopt);
+  EXPECT_EQ(DimExpr::exactDiv(hw + 1, sym("H")), std::nullopt);
+  EXPECT_EQ(DimExpr::exactDiv(2 * sym("N") + 2, sym("N") + 1), std::nullopt);
+  EXPECT_EQ(DimExpr::exactDiv(sym("N"), DimExpr(0)), std::nullopt);
+}
+
 TEST(DimExprTest, CeilDiv) {
   EXPECT_EQ(DimExpr::ceilDiv(7, 2), DimExpr(4));
   EXPECT_EQ(DimExpr::ceilDiv(8, 2), DimExpr(4));
