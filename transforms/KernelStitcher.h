@@ -30,12 +30,12 @@ inline constexpr int64_t kMaxRecomputedUses = 16;
 /// A chain of element-wise ops costing at least kMinAmplifiedChainCost
 /// (light ops 1, expensive ones kExpensiveOpCost) whose elements are each
 /// read for kMinAmplification elements or more of a broadcast or a gather
-/// (as its indices) is computed once, as a dominant, rather than once per
-/// element read. Read through a broadcast that varies along its result's
-/// last dim, a chain is recomputed for every element a reader's vector loop
-/// reads (not once per row, as values constant along a row can be): there
-/// one transcendental function in it is enough (rotary embeddings' cos and
-/// sin of [S, D], read for every head).
+/// (as its indices), found through transposes, reshapes and gathers' results,
+/// is computed once, as a dominant, rather than once per element read. Read through a broadcast
+/// that varies along its result's last dim, a chain is recomputed for every element a reader's
+/// vector loop reads (not once per row, as values constant along a row can be): there one
+/// transcendental function in it is enough (rotary embeddings' cos and sin of [S, D], read for
+/// every head).
 inline constexpr int64_t kMinAmplifiedChainCost = 6;
 inline constexpr int64_t kExpensiveOpCost = 4;
 inline constexpr int64_t kMinAmplification = 16;

@@ -109,21 +109,38 @@ bool variesAlongLastDim(const Operation &broadcast) {
 /// Whether `op` (in `body`) is a chain of element-wise ops whose every
 /// element is read for kMinAmplification elements or more of a reader (a
 /// broadcast of it, or a gather taking it as indices: the taps and weights
-/// of a resize to a size known at run time) and which costs at least
+/// of a resize to a size known at run time; through transposes, reshapes
+/// and gathers' results) and which costs at least
 /// kMinAmplifiedChainCost, or holds a transcendental where the broadcast
 /// varies along its last dim. Such a value is computed once, as a dominant,
 /// not once per element read.
 bool isAmplifiedChain(const Operation &op, const Function &body) {
   const int64_t elements = representativeValue(dimProduct(op.type().shape()));
   bool amplified = false, alongRows = false;
-  for (const auto &user : body.ops())
-    for (size_t i = 0; i < user->numOperands(); ++i)
-      if (user->operand(i) == op.result() &&
-          (user->kind() == OpKind::Broadcast || (user->kind() == OpKind::Gather && i == 1)) &&
-          representativeValue(dimProduct(user->type().shape())) / kMinAmplification >= elements) {
-        amplified = true;
-        alongRows |= user->kind() == OpKind::Broadcast && variesAlongLastDim(*user);
+  // Readers are followed through moves that read each element once or
+  // more (transpose, reshape, a gather's result): T5's position buckets
+  // index an embedding whose rows are transposed and broadcast over the
+  // batch.
+  std::vector<const Value *> pending{op.result()};
+  while (!pending.empty()) {
+    const Value *value = pending.back();
+    pending.pop_back();
+    for (const auto &user : body.ops())
+      for (size_t i = 0; i < user->numOperands(); ++i) {
+        if (user->operand(i) != value)
+          continue;
+        bool reads =
+            user->kind() == OpKind::Broadcast || (user->kind() == OpKind::Gather && i == 1);
+        if (reads &&
+            representativeValue(dimProduct(user->type().shape())) / kMinAmplification >= elements) {
+          amplified = true;
+          alongRows |= user->kind() == OpKind::Broadcast && variesAlongLastDim(*user);
+        }
+        if ((user->kind() == OpKind::Gather && i == 1) || user->kind() == OpKind::Transpose ||
+            user->kind() == OpKind::Reshape)
+          pending.push_back(user->result());
       }
+  }
   if (!amplified)
     return false;
   ChainCost cost = elementwiseChainCost(op, kMinAmplifiedChainCost);

@@ -4,6 +4,7 @@
 // RUN: %xstitch-run --random-inputs %s --function shift --dim N=3 --dim W=13 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function rotary --dim B=2 --dim H=3 --dim S=5 --check | FileCheck %s --check-prefix=RESULT
 // RUN: %xstitch-run --random-inputs %s --function rows --dim B=2 --dim H=3 --dim S=5 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function buckets --dim B=2 --dim S=37 --check | FileCheck %s --check-prefix=RESULT
 
 // A nearest resize of W columns to V, a size known at run time, as ONNX's
 // Resize imports it: each output column's source, floor(j / (V / W)) kept
@@ -71,6 +72,32 @@ func @rows(%q: f32[B, H, S, 8]) -> (y) {
   return %y
 }
 
+// T5's relative position buckets as exporters write them: a chain over the
+// [S, S] positions (with a log) whose result indexes an embedding; its rows
+// are transposed to [heads, S, S] and broadcast over the batch. The readers
+// are followed through the gather, transpose and reshape to the broadcast,
+// so the chain is computed once, not once per batch and head.
+func @buckets(%scores: f32[B, 4, S, S], %emb: f32[32, 4]) -> (y) {
+  %i = iota {dim = 0} : i64[S]
+  %r = reshape %i : i64[1, S]
+  %c = reshape %i : i64[S, 1]
+  %rb = broadcast %r {dims = [0, 1]} : i64[S, S]
+  %cb = broadcast %c {dims = [0, 1]} : i64[S, S]
+  %rel = sub %rb, %cb
+  %a = abs %rel
+  %f = cast %a {to = f32}
+  %l = log1p %f
+  %k = cast %l {to = i64}
+  %top = constant {value = 31} : i64[S, S]
+  %bucket = min %k, %top
+  %g = gather %emb, %bucket {dim = 0} : f32[S, S, 4]
+  %t = transpose %g {perm = [2, 0, 1]} : f32[4, S, S]
+  %t1 = reshape %t : f32[1, 4, S, S]
+  %tb = broadcast %t1 {dims = [0, 1, 2, 3]} : f32[B, 4, S, S]
+  %y = add %scores, %tb
+  return %y
+}
+
 // CHECK-LABEL: kernel @k0_add(%x: f32[N, W], %like: f32[N, V])
 // CHECK:         scratch [%idx]
 // CHECK:       variant 2 when (none) grid N:
@@ -99,6 +126,14 @@ func @rows(%q: f32[B, H, S, 8]) -> (y) {
 // CHECK-NEXT:    group 0 dominant %y ops [%t, %c, %one, %scale, %sb, %y]: elementwise rows B*H*S cols 8
 // CHECK-NEXT:    phase 0: stage 0: groups [0]
 // CHECK-NEXT:    buffers: (none)
+// CHECK-LABEL: kernel @k0_add(%emb: f32[32, 4], %scores: f32[B, 4, S, S])
+// CHECK:         scratch [%bucket]
+// CHECK:       variant 0 when S <= 64 grid B*S:
+// CHECK-NEXT:    group 0 dominant %bucket ops [%i, %r, %c, %rb, %cb, %rel, %a, %f, %l, %k, %top, %bucket]: elementwise rows S cols S
+// CHECK-NEXT:    group 1 dominant %y ops [%g, %t, %t1, %tb, %y]: elementwise rows 4*B*S cols S
+// CHECK-NEXT:    phase 0: stage 0: groups [0]
+// CHECK-NEXT:    phase 1: stage 0: groups [1]
+// CHECK-NEXT:    buffers: %bucket global S*S
 
 // RESULT-NOT: fail
 // RESULT: check y: pass
