@@ -68,8 +68,7 @@ TEST(DimExprTest, ExactDivOfMultiples) {
   DimExpr hw = sym("H") * sym("W");
   EXPECT_EQ(DimExpr::exactDiv(4 * hw, hw), DimExpr(4));
   EXPECT_EQ(DimExpr::exactDiv(4 * hw, 4 * sym("W")), sym("H"));
-  EXPECT_EQ(DimExpr::exactDiv(4 * sym("B") * sym("S") + 8 * sym("B"), 4 * sym("B")),
-            sym("S") + 2);
+  EXPECT_EQ(DimExpr::exactDiv(4 * sym("B") * sym("S") + 8 * sym("B"), 4 * sym("B")), sym("S") + 2);
   EXPECT_EQ(DimExpr::exactDiv(768, 64), DimExpr(12));
   EXPECT_EQ(DimExpr::exactDiv(sym("N") * sym("N"), sym("N")), sym("N"));
   // Not a multiple in every term, or a divisor of several terms.
