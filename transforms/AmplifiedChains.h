@@ -1,0 +1,24 @@
+#ifndef XSTITCH_TRANSFORMS_AMPLIFIEDCHAINS_H
+#define XSTITCH_TRANSFORMS_AMPLIFIEDCHAINS_H
+
+// Which element-wise chains the stitch planner computes once, as dominants of
+// their own, because their readers read each element many times over
+// (StitchPlanner.cpp, step 1 of docs/stitching.md).
+
+#include "ir/IR.h"
+
+namespace xs::plan {
+
+/// Whether `op` (in `body`) is a chain of element-wise ops whose every
+/// element is read for kMinAmplification elements or more of a reader (a
+/// broadcast of it, or a gather taking it as indices: the taps and weights
+/// of a resize to a size known at run time; through transposes, reshapes
+/// and gathers' results) and which costs at least
+/// kMinAmplifiedChainCost, or holds a transcendental where the broadcast
+/// varies along its last dim. Such a value is computed once, as a dominant,
+/// not once per element read.
+bool isAmplifiedChain(const Operation &op, const Function &body);
+
+} // namespace xs::plan
+
+#endif // XSTITCH_TRANSFORMS_AMPLIFIEDCHAINS_H
