@@ -111,6 +111,16 @@ absl::StatusOr<Value *> simplify(Function &function, Operation &op) {
     return isWholeSlice(function, op) && sameShape(function, op.operand(0)->type(), op.type())
                ? op.operand(0)
                : nullptr;
+  case OpKind::ReduceSum:
+  case OpKind::ReduceProd:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin: {
+    for (int64_t d : op.attr("dims")->getIntList())
+      if (!function.constraints().provablyEqual(op.operand(0)->type().dim(d), DimExpr(1)))
+        return nullptr;
+    Builder builder(function, &op, op.loc());
+    return builder.create(OpKind::Reshape, {op.operand(0)}, {}, op.type());
+  }
   case OpKind::Transpose: {
     const std::vector<int64_t> &perm = op.attr("perm")->getIntList();
     if (isIdentityPermutation(perm))

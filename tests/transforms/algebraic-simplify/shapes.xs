@@ -57,3 +57,20 @@ func @transposes(%x: f32[A, B, C]) -> (r: f32[C, A, B], s: f32[A, B, C]) {
   %u1 = transpose %u0 {perm = [1, 2, 0]}
   return %t1, %u1
 }
+
+// Reductions over dims of size 1 are reshapes (the count PyTorch's unbiased
+// std multiplies out of a dim: reduce_prod of one dim_value); those over a
+// dim of another size stay.
+// CHECK-LABEL: func @unit_reductions
+// CHECK-NEXT: %[[P:[0-9]+]] = reshape %n : i64[]
+// CHECK-NEXT: %s = reduce_sum %x {dims = [1, 2]} : f32[N]
+// CHECK-NEXT: %[[M:[0-9]+]] = reshape %x : f32[N, 4]
+// CHECK-NEXT: %k = reduce_min %x {dims = [2]} : f32[N, 1]
+// CHECK-NEXT: return %[[P]], %s, %[[M]], %k
+func @unit_reductions(%n: i64[1], %x: f32[N, 1, 4]) -> (p: i64[], s: f32[N], m: f32[N, 4], k: f32[N, 1]) {
+  %p = reduce_prod %n {dims = [0]}
+  %s = reduce_sum %x {dims = [1, 2]}
+  %m = reduce_max %x {dims = [1]}
+  %k = reduce_min %x {dims = [2]}
+  return %p, %s, %m, %k
+}
