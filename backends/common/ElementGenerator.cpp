@@ -76,16 +76,30 @@ std::vector<const Value *> ElementGenerator::sameIndexReads(const Value *value) 
   return reads;
 }
 
-std::vector<const Operation *> ElementGenerator::sameIndexConcats(const Value *value,
-                                                                  size_t axis) const {
-  std::vector<const Operation *> concats;
+std::vector<const Operation *> ElementGenerator::sameIndexPieceOps(const Value *value,
+                                                                   size_t axis) const {
+  std::vector<const Operation *> ops;
   walkSameIndex(value, [&](const Value *v, std::optional<Storage> storage) {
     const Operation *op = v->definingOp();
-    if (!storage && op && op->kind() == OpKind::Concat &&
-        static_cast<size_t>(op->intAttrOr("dim", 0)) == axis)
-      concats.push_back(op);
+    if (!storage && op && pieceExtents(*op, axis).size() > 1)
+      ops.push_back(op);
   });
-  return concats;
+  return ops;
+}
+
+std::vector<DimExpr> ElementGenerator::pieceExtents(const Operation &op, size_t axis) {
+  std::vector<DimExpr> extents;
+  if (op.kind() == OpKind::Concat && static_cast<size_t>(op.intAttrOr("dim", 0)) == axis) {
+    for (const Value *operand : op.operands())
+      extents.push_back(operand->type().dim(static_cast<int64_t>(axis)));
+  } else if (op.kind() == OpKind::Pad) {
+    int64_t low = op.attr("low")->getIntList()[axis];
+    int64_t high = op.attr("high")->getIntList()[axis];
+    if (low >= 0 && high >= 0 && low + high > 0)
+      extents = {DimExpr(low), op.operand(0)->type().dim(static_cast<int64_t>(axis)),
+                 DimExpr(high)};
+  }
+  return extents;
 }
 
 llvm::Value *ElementGenerator::load(const Value *value, const Storage &storage,
@@ -526,14 +540,14 @@ llvm::Value *ElementGenerator::emitConcat(const Operation &op,
   llvm::IRBuilder<> &b = ctx_.b;
   size_t axis = static_cast<size_t>(op.intAttrOr("dim", 0));
   size_t count = op.numOperands();
-  if (auto piece = concatPieces_.find(&op);
-      piece != concatPieces_.end() && piece->second.column == index[axis]) {
+  if (auto piece = columnPieces_.find(&op);
+      piece != columnPieces_.end() && piece->second.column == index[axis]) {
     DimExpr offset(0);
-    for (size_t j = 0; j < piece->second.operand; ++j)
+    for (size_t j = 0; j < piece->second.piece; ++j)
       offset = offset + op.operand(j)->type().dim(static_cast<int64_t>(axis));
     std::vector<llvm::Value *> source = index;
     source[axis] = b.CreateSub(index[axis], dim(offset));
-    return emit(op.operand(piece->second.operand), source);
+    return emit(op.operand(piece->second.piece), source);
   }
   std::vector<llvm::Value *> offsets; // start of each operand along the axis
   std::vector<llvm::Value *> ends;
@@ -600,10 +614,24 @@ llvm::Value *ElementGenerator::emitPad(const Operation &op,
   llvm::Value *fill = floatConstant(b.getContext(), type, op.floatAttrOr("value", 0.0));
   llvm::Value *inside = b.getTrue();
   std::vector<llvm::Value *> source;
+  // The loop walks one piece of the last dim (pieceExtents): the operand's
+  // own columns read it at consecutive addresses; a constant pad's columns
+  // beside them are the fill, an edge pad's the first or last column.
+  std::optional<size_t> piece;
+  if (auto found = columnPieces_.find(&op);
+      found != columnPieces_.end() && found->second.column == index.back())
+    piece = found->second.piece;
+  if (piece && *piece != 1 && mode == "constant")
+    return fill;
+  size_t lastDim = index.size() - 1;
   for (size_t d = 0; d < index.size(); ++d) {
     llvm::Value *size = dim(x->type().dim(static_cast<int64_t>(d)));
     llvm::Value *last = b.CreateSub(size, b.getInt64(1));
     llvm::Value *j = low[d] == 0 ? index[d] : b.CreateSub(index[d], b.getInt64(low[d]));
+    if (piece && d == lastDim && (*piece == 1 || mode == "edge")) {
+      source.push_back(*piece == 1 ? j : *piece == 0 ? b.getInt64(0) : last);
+      continue;
+    }
     if (mode == "constant") {
       inside = b.CreateAnd(inside, b.CreateICmpULT(j, size));
     } else if (mode == "reflect") {

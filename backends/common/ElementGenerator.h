@@ -89,19 +89,24 @@ public:
   /// itself. Other reads (broadcast, moved or gathered elements, block
   /// tiles) are left out.
   std::vector<const Value *> sameIndexReads(const Value *value) const;
-  /// The concats along dim `axis` that `value`'s element at an index
-  /// computes at that same index, as far as element-wise ops reach (not
-  /// those already in memory): what an element loop along `axis` can walk
-  /// piece by piece (setConcatPiece).
-  std::vector<const Operation *> sameIndexConcats(const Value *value, size_t axis) const;
-  /// While set, `concat`'s element at `column` along its dim comes from
-  /// operand `operand` alone (the loop walks that operand's piece): read
-  /// there without the clamped reads of every operand and their selects,
-  /// which the loop vectorizer could only turn into gathers.
-  void setConcatPiece(const Operation *concat, size_t operand, llvm::Value *column) {
-    concatPieces_[concat] = ConcatPiece{operand, column};
+  /// The concats along dim `axis`, and the pads that pad it, that
+  /// `value`'s element at an index computes at that same index, as far as
+  /// element-wise ops reach (not those already in memory): what an element
+  /// loop along `axis` can walk piece by piece (setColumnPiece).
+  std::vector<const Operation *> sameIndexPieceOps(const Value *value, size_t axis) const;
+  /// Where a concat (its operands' lengths) or a pad (low, the operand's
+  /// length, high) cuts dim `axis` into pieces; empty for a pad that crops.
+  static std::vector<DimExpr> pieceExtents(const Operation &op, size_t axis);
+  /// While set, the loop walks piece `piece` of `op`'s pieces along its
+  /// dim (pieceExtents) and is at `column` of that dim: a concat's element
+  /// comes from that piece's operand alone, and a pad's element of its
+  /// middle piece is its operand's at `column` - low. Either is read
+  /// without the clamped reads and selects that hold across pieces, which
+  /// the loop vectorizer could only turn into gathers.
+  void setColumnPiece(const Operation *op, size_t piece, llvm::Value *column) {
+    columnPieces_[op] = ColumnPiece{piece, column};
   }
-  void clearConcatPieces() { concatPieces_.clear(); }
+  void clearColumnPieces() { columnPieces_.clear(); }
   /// Recomputes `value` again (its block buffer is gone).
   void forget(const Value *value) { materialized_.erase(value); }
 
@@ -177,8 +182,8 @@ private:
     llvm::Value *base = nullptr;
     llvm::Value *origin = nullptr;
   };
-  struct ConcatPiece {
-    size_t operand = 0;
+  struct ColumnPiece {
+    size_t piece = 0;
     llvm::Value *column = nullptr;
   };
   /// Calls `visit` on `value` and each value its element at an index reads
@@ -202,7 +207,7 @@ private:
   KernelContext &ctx_;
   absl::flat_hash_map<const Value *, Storage> materialized_;
   std::optional<ElementPosition> position_;
-  absl::flat_hash_map<const Operation *, ConcatPiece> concatPieces_;
+  absl::flat_hash_map<const Operation *, ColumnPiece> columnPieces_;
 };
 
 } // namespace xs

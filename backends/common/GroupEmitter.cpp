@@ -267,13 +267,13 @@ void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId) {
 }
 
 namespace {
-/// The concats along the last dim that the group's outputs compute at the
-/// loop's own index, when the element loop's columns are that dim alone and
-/// the lanes do not split them; all of them cut that dim where the first
-/// does (the others keep their selects).
+/// The concats along the last dim and the pads of it that the group's
+/// outputs compute at the loop's own index, when the element loop's columns
+/// are that dim alone and the lanes do not split them; all of them cut that
+/// dim where the first does (the others keep their selects and clamps).
 struct ColumnPieces {
-  std::vector<const Operation *> concats;
-  std::vector<DimExpr> begins, ends; // each operand's columns
+  std::vector<const Operation *> ops;
+  std::vector<DimExpr> begins, ends; // each piece's columns
 };
 
 ColumnPieces columnPieces(GroupEmission &group, const std::vector<DimExpr> &trailing,
@@ -282,22 +282,18 @@ ColumnPieces columnPieces(GroupEmission &group, const std::vector<DimExpr> &trai
   const std::vector<DimExpr> &shape = group.group.dominant->type().shape();
   if (trailing.size() != 1 || lanes.split)
     return pieces;
-  auto extents = [](const Operation *concat) {
-    std::vector<DimExpr> sizes;
-    for (const Value *operand : concat->operands())
-      sizes.push_back(operand->type().shape().back());
-    return sizes;
-  };
+  size_t axis = shape.size() - 1;
   std::vector<DimExpr> sizes;
   for (const GroupOutput &output : group.outputs) {
     if (output.value->type().shape() != shape)
       continue;
-    for (const Operation *concat : group.gen.sameIndexConcats(output.value, shape.size() - 1)) {
-      if (pieces.concats.empty())
-        sizes = extents(concat);
-      if (extents(concat) == sizes &&
-          std::find(pieces.concats.begin(), pieces.concats.end(), concat) == pieces.concats.end())
-        pieces.concats.push_back(concat);
+    for (const Operation *op : group.gen.sameIndexPieceOps(output.value, axis)) {
+      std::vector<DimExpr> extents = ElementGenerator::pieceExtents(*op, axis);
+      if (pieces.ops.empty())
+        sizes = extents;
+      if (extents == sizes &&
+          std::find(pieces.ops.begin(), pieces.ops.end(), op) == pieces.ops.end())
+        pieces.ops.push_back(op);
     }
   }
   DimExpr offset(0);
@@ -318,8 +314,9 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
   const ThreadMapping &mapping = group.group.mapping;
   const std::vector<DimExpr> &shape = group.group.dominant->type().shape();
   RowLanes rowLanes = rowLanesOf(ctx, mapping);
-  // A row crossing a concat's pieces is walked one piece at a time, so that
-  // each piece's loop reads its operand at consecutive addresses.
+  // A row crossing a concat's pieces, or a pad's, is walked one piece at a
+  // time, so that each piece's loop reads its operand at consecutive
+  // addresses.
   ColumnPieces pieces = columnPieces(group, trailing, rowLanes);
   int64_t innerTrips = 0;
   LoopResult rowLoop = emitBlockRows(
@@ -336,17 +333,17 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
                 llvm::Value *linear =
                     b.CreateAdd(rowStart, col, "", /*HasNUW=*/true, /*HasNSW=*/true);
                 if (piece)
-                  for (const Operation *concat : pieces.concats)
-                    gen.setConcatPiece(concat, *piece, index.back());
+                  for (const Operation *op : pieces.ops)
+                    gen.setColumnPiece(op, *piece, index.back());
                 storeGroupOutputs(group, shape, index, linear);
-                gen.clearConcatPieces();
+                gen.clearColumnPieces();
                 return std::vector<llvm::Value *>{};
               });
           ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
                                        narrowVectorWidth(group.group));
           innerTrips = piece ? 0 : inner.constantTrips;
         };
-        if (pieces.concats.empty()) {
+        if (pieces.ops.empty()) {
           columns(colBegin, colEnd, std::nullopt);
           return;
         }
