@@ -58,8 +58,8 @@ absl::Status runPipeline(Module &module, const std::vector<std::string> &passNam
                          const PipelineOptions &options);
 
 /// The passes xstitch-run applies before interpreting or compiling:
-/// shape-inference, decompose, constant-fold, algebraic-simplify,
-/// sink-unit-reshapes, strength-reduce, cse, dce.
+/// shape-inference, decompose, constant-fold, sink-transposes,
+/// algebraic-simplify, sink-unit-reshapes, strength-reduce, cse, dce.
 const std::vector<std::string> &defaultPipeline();
 
 } // namespace xs

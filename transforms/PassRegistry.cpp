@@ -9,6 +9,7 @@
 #include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
+#include "transforms/SinkTransposes.h"
 #include "transforms/SinkUnitReshapes.h"
 #include "transforms/StrengthReduce.h"
 #include "transforms/VerifyPass.h"
@@ -24,6 +25,9 @@ constexpr PassInfo kPasses[] = {
      runDecompose, nullptr, true},
     {"constant-fold", "evaluate ops whose operands are all constants", runConstantFold, nullptr,
      true},
+    {"sink-transposes",
+     "transposes move below element-wise ops and reductions toward their inverse",
+     runSinkTransposes, nullptr, true},
     {"algebraic-simplify", "local identities: x+0, x*1, neg(neg(x)), no-op reshapes, ...",
      runAlgebraicSimplify, nullptr, true},
     {"strength-reduce",
@@ -52,9 +56,15 @@ const PassInfo *lookupPass(std::string_view name) {
 }
 
 const std::vector<std::string> &defaultPipeline() {
-  static const std::vector<std::string> kDefault = {
-      "shape-inference",    "decompose",       "constant-fold", "algebraic-simplify",
-      "sink-unit-reshapes", "strength-reduce", "cse",           "dce"};
+  static const std::vector<std::string> kDefault = {"shape-inference",
+                                                    "decompose",
+                                                    "constant-fold",
+                                                    "sink-transposes",
+                                                    "algebraic-simplify",
+                                                    "sink-unit-reshapes",
+                                                    "strength-reduce",
+                                                    "cse",
+                                                    "dce"};
   return kDefault;
 }
 

@@ -15,8 +15,12 @@
 // RUN: %xstitch-run --random-inputs %s --function=head_keys --device=nvptx-sim --dim B=1 --dim S=45 --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run %s --function=head_keys --explain --target=sm_90 --dim B=1 --dim S=45 | FileCheck %s --check-prefix=HEADS
 // HEADS: buffer %y: block staging
-// A transpose fused with other ops keeps the element loop.
-// RUN: %xstitch-run %s --function=scaled --emit=nvptx-llvm --target=sm_90 | FileCheck %s --check-prefix=FUSED
+// A transpose read by an op with another tensor operand stays fused in that
+// op's element loop; a transpose of a value scaled by a constant moves
+// below the product (sink-transposes) and stages like a lone one.
+// RUN: %xstitch-run %s --function=shifted --emit=nvptx-llvm --target=sm_90 | FileCheck %s --check-prefix=FUSED
+// RUN: %xstitch-run --random-inputs %s --function=shifted --device=nvptx-sim --dim R=5 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run %s --function=scaled --explain --target=sm_90 --dim R=100 | FileCheck %s --check-prefix=SCALED
 // RUN: %xstitch-run --random-inputs %s --function=scaled --device=nvptx-sim --dim R=5 --check | FileCheck %s --check-prefix=PASS
 // PASS-NOT: FAIL
 // PASS: check y: pass
@@ -56,6 +60,14 @@ func @scaled(%x: f32[R, 64]) -> (y: f32[64, R]) {
   %y = mul %t, %c
   return %y
 }
-// FUSED-LABEL: define ptx_kernel void @"k0_mul
+// SCALED: dominant %{{[0-9]+}} = transpose
+// SCALED: block staging (the transpose's tile)
+
+func @shifted(%x: f32[R, 64], %s: f32[64, R]) -> (y: f32[64, R]) {
+  %t = transpose %x {perm = [1, 0]}
+  %y = add %t, %s
+  return %y
+}
+// FUSED-LABEL: define ptx_kernel void @"k0_add
 // FUSED-NOT: addrspace(3)
 // FUSED: ret void
