@@ -191,6 +191,34 @@ class GroupNormSilu(nn.Module):
         return F.silu(self.norm(x))
 
 
+class LayerNorm2d(nn.Module):
+    """ConvNeXt's LayerNorm over the channels of [B, C, H, W] as torchvision
+    writes it: permute to channels last, layer_norm, permute back."""
+
+    def __init__(self, channels=96):
+        super().__init__()
+        self.weight = nn.Parameter(1.0 + 0.1 * torch.randn(channels))
+        self.bias = nn.Parameter(0.1 * torch.randn(channels))
+
+    def forward(self, x):
+        x = x.permute(0, 2, 3, 1)
+        x = F.layer_norm(x, self.weight.shape, self.weight, self.bias, 1e-6)
+        return x.permute(0, 3, 1, 2)
+
+
+class ReflectPadConv(nn.Module):
+    """An image generator's padding before a 3x3 convolution
+    (nn.ReflectionPad2d(1)), scaled and shifted as its normalization leaves
+    it."""
+
+    def __init__(self):
+        super().__init__()
+        self.pad = nn.ReflectionPad2d(1)
+
+    def forward(self, x):
+        return self.pad(x) * 0.5 + 0.25
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -292,6 +320,10 @@ def suite():
         "rotary": (Rotary(), {"q": ["B", 32, "S", 128]}, {"B": 2, "S": 2048}, None),
         "groupnorm_silu": (GroupNormSilu(), {"x": ["B", 320, "H", "W"]},
                            {"B": 8, "H": 64, "W": 64}, None),
+        "convnext_norm": (LayerNorm2d(), {"x": ["B", 96, "H", "W"]}, {"B": 32, "H": 56, "W": 56},
+                          None),
+        "reflect_pad": (ReflectPadConv(), {"x": ["B", 64, "H", "W"]}, {"B": 8, "H": 128, "W": 128},
+                        None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
         "gpt2_block": (Gpt2Block(), {"x": ["B", "S", 768]}, {"B": 8, "S": 128}, None),
