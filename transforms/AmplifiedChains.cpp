@@ -72,6 +72,34 @@ bool variesAlongLastDim(const Operation &broadcast) {
   return false;
 }
 
+bool isMove(const Operation &op) {
+  return op.kind() == OpKind::Gather || op.kind() == OpKind::Transpose ||
+         op.kind() == OpKind::Reshape;
+}
+
+/// Whether `op` is a gather whose indices are an amplified chain, or a
+/// transpose or reshape of one: T5's bias per head, f32, gathered by its
+/// position buckets.
+bool gathersByAmplifiedChain(const Operation &op, const Function &body) {
+  const Operation *at = &op;
+  while (at != nullptr && (at->kind() == OpKind::Transpose || at->kind() == OpKind::Reshape))
+    at = at->operand(0)->definingOp();
+  if (at == nullptr || at->kind() != OpKind::Gather)
+    return false;
+  const Operation *indices = at->operand(1)->definingOp();
+  return indices != nullptr && isAmplifiedChain(*indices, body);
+}
+
+/// Whether a transpose or reshape reads `op`'s value: the last of the moves
+/// is the one to compute once, in the layout its readers read.
+bool isMovedFurther(const Operation &op, const Function &body) {
+  for (const auto &user : body.ops())
+    if ((user->kind() == OpKind::Transpose || user->kind() == OpKind::Reshape) &&
+        user->operand(0) == op.result())
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool isAmplifiedChain(const Operation &op, const Function &body) {
@@ -103,6 +131,8 @@ bool isAmplifiedChain(const Operation &op, const Function &body) {
   }
   if (!amplified)
     return false;
+  if (isMove(op))
+    return gathersByAmplifiedChain(op, body) && !isMovedFurther(op, body);
   ChainCost cost = elementwiseChainCost(op, kMinAmplifiedChainCost);
   return cost.total >= kMinAmplifiedChainCost || (alongRows && cost.hasTranscendental);
 }

@@ -15,8 +15,12 @@ namespace xs::plan {
 /// of a resize to a size known at run time; through transposes, reshapes
 /// and gathers' results) and which costs at least
 /// kMinAmplifiedChainCost, or holds a transcendental where the broadcast
-/// varies along its last dim. Such a value is computed once, as a dominant,
-/// not once per element read.
+/// varies along its last dim; or a gather whose indices are such a chain,
+/// or the last transpose or reshape of one, read so (T5's bias per head,
+/// gathered by its position buckets and transposed to [heads, S, S]: what
+/// the readers read, in their layout, rather than i64 indices and a gather
+/// per element). Such a value is computed once, as a dominant, not once per
+/// element read.
 bool isAmplifiedChain(const Operation &op, const Function &body);
 
 } // namespace xs::plan

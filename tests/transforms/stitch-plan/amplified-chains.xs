@@ -76,7 +76,10 @@ func @rows(%q: f32[B, H, S, 8]) -> (y) {
 // [S, S] positions (with a log) whose result indexes an embedding; its rows
 // are transposed to [heads, S, S] and broadcast over the batch. The readers
 // are followed through the gather, transpose and reshape to the broadcast,
-// so the chain is computed once, not once per batch and head.
+// so the chain is computed once, not once per batch and head; and the
+// bias it gathers, in the layout the broadcast reads (the last of the
+// moves), once per head, so that the scores read f32 values in order rather
+// than i64 buckets and a gather per element.
 func @buckets(%scores: f32[B, 4, S, S], %emb: f32[32, 4]) -> (y) {
   %i = iota {dim = 0} : i64[S]
   %r = reshape %i : i64[1, S]
@@ -127,13 +130,15 @@ func @buckets(%scores: f32[B, 4, S, S], %emb: f32[32, 4]) -> (y) {
 // CHECK-NEXT:    phase 0: stage 0: groups [0]
 // CHECK-NEXT:    buffers: (none)
 // CHECK-LABEL: kernel @k0_add(%emb: f32[32, 4], %scores: f32[B, 4, S, S])
-// CHECK:         scratch [%bucket]
+// CHECK:         scratch [%bucket, %t1]
 // CHECK:       variant 0 when S <= 64 grid B*S:
 // CHECK-NEXT:    group 0 dominant %bucket ops [%i, %r, %c, %rb, %cb, %rel, %a, %f, %l, %k, %top, %bucket]: elementwise rows S cols S
-// CHECK-NEXT:    group 1 dominant %y ops [%g, %t, %t1, %tb, %y]: elementwise rows 4*B*S cols S
+// CHECK-NEXT:    group 1 dominant %t1 ops [%g, %t, %t1]: elementwise rows 4*S cols S
+// CHECK-NEXT:    group 2 dominant %y ops [%tb, %y]: elementwise rows 4*B*S cols S
 // CHECK-NEXT:    phase 0: stage 0: groups [0]
 // CHECK-NEXT:    phase 1: stage 0: groups [1]
-// CHECK-NEXT:    buffers: %bucket global S*S
+// CHECK-NEXT:    phase 2: stage 0: groups [2]
+// CHECK-NEXT:    buffers: %bucket global S*S, %t1 global 4*S*S
 
 // RESULT-NOT: fail
 // RESULT: check y: pass
