@@ -3,6 +3,7 @@
 
 #include "transforms/AlgebraicSimplify.h"
 #include "transforms/CSE.h"
+#include "transforms/CollapseDims.h"
 #include "transforms/ConstantFold.h"
 #include "transforms/DCE.h"
 #include "transforms/Decompose.h"
@@ -37,6 +38,9 @@ constexpr PassInfo kPasses[] = {
     {"sink-unit-reshapes",
      "reshapes adding dims of size 1 move below element-wise ops and into broadcasts",
      runSinkUnitReshapes, nullptr, true},
+    {"collapse-dims",
+     "two trailing dims that every op of a region treats as one become their product",
+     runCollapseDims, nullptr, true},
     {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
     {"kernel-plan", "print the kernel plans and host plan, one op per kernel (analysis)", nullptr,
@@ -62,6 +66,7 @@ const std::vector<std::string> &defaultPipeline() {
                                                     "sink-transposes",
                                                     "algebraic-simplify",
                                                     "sink-unit-reshapes",
+                                                    "collapse-dims",
                                                     "strength-reduce",
                                                     "cse",
                                                     "dce"};

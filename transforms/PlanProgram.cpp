@@ -157,6 +157,13 @@ private:
   /// Users of each value, and the values the function returns.
   absl::flat_hash_map<const Value *, std::vector<const Operation *>> users_;
   absl::flat_hash_set<const Value *> returned_;
+  /// Values a returned reshape views (ONNX graphs end in Reshape, Flatten
+  /// or a view): the step computing one writes it into that result's
+  /// buffer, and the reshape is a view of it instead of a copy.
+  absl::flat_hash_map<const Value *, int> viewedResult_;
+  /// Whether `op` is the returned reshape of a value in viewedResult_.
+  bool viewsResult(const Operation &op) const;
+  void findViewedResults();
   std::vector<const Operation *> scope_; // fusion: the scope being collected
   absl::flat_hash_map<const Value *, int> bufferOf_;
   absl::flat_hash_set<std::string> bufferNames_;
@@ -193,11 +200,46 @@ int ProgramPlanner::addBuffer(HostBuffer buffer) {
   return static_cast<int>(plan_.host.buffers.size()) - 1;
 }
 
+void ProgramPlanner::findViewedResults() {
+  absl::flat_hash_map<const Value *, int> timesReturned;
+  for (const FunctionResult &r : function_.results())
+    ++timesReturned[r.value];
+  const std::vector<FunctionResult> &results = function_.results();
+  for (size_t r = 0; r < results.size(); ++r) {
+    const Value *value = results[r].value;
+    const Operation *reshape = value->definingOp();
+    // Read by nothing else: a view read by a kernel of its scope would be
+    // that kernel's operand before its buffer is written.
+    if (reshape == nullptr || reshape->kind() != OpKind::Reshape || timesReturned[value] != 1 ||
+        users_.contains(value))
+      continue;
+    const Value *source = reshape->operand(0);
+    const Operation *def = source->definingOp();
+    // Parameters, constants and views own no buffer a step writes.
+    if (def == nullptr || def->kind() == OpKind::Constant || def->kind() == OpKind::Reshape ||
+        returned_.contains(source) || viewedResult_.contains(source))
+      continue;
+    viewedResult_[source] = static_cast<int>(r);
+  }
+}
+
+bool ProgramPlanner::viewsResult(const Operation &op) const {
+  if (op.kind() != OpKind::Reshape)
+    return false;
+  auto it = viewedResult_.find(op.operand(0));
+  return it != viewedResult_.end() &&
+         function_.results()[static_cast<size_t>(it->second)].value == op.result();
+}
+
 int ProgramPlanner::addValueBuffer(const Value &value) {
   HostBuffer buffer;
   buffer.name = value.name();
   buffer.type = value.type();
   buffer.kind = HostBuffer::Kind::Temporary;
+  if (auto viewed = viewedResult_.find(&value); viewed != viewedResult_.end()) {
+    buffer.kind = HostBuffer::Kind::Output;
+    buffer.resultIndex = viewed->second;
+  }
   const std::vector<FunctionResult> &results = function_.results();
   for (size_t r = 0; r < results.size(); ++r)
     if (results[r].value == &value) {
@@ -414,8 +456,8 @@ absl::Status ProgramPlanner::flushScope() {
         readLater = readLater && !inScope.contains(user);
     else
       readLater = false;
-    bool view = op->kind() == OpKind::Reshape && readLater && op->operand(0)->definingOp() &&
-                inScope.contains(op->operand(0)->definingOp());
+    bool view = op->kind() == OpKind::Reshape && (readLater || viewsResult(*op)) &&
+                op->operand(0)->definingOp() && inScope.contains(op->operand(0)->definingOp());
     (view ? views : scope).push_back(op);
   }
   scope_.clear();
@@ -495,7 +537,8 @@ absl::Status ProgramPlanner::planOp(const Operation &op) {
     if (!returned && !materialize_.contains(result))
       return absl::OkStatus();
   }
-  if (op.kind() == OpKind::Reshape && !returned && bufferOf_.contains(op.operand(0))) {
+  if (op.kind() == OpKind::Reshape && (!returned || viewsResult(op)) &&
+      bufferOf_.contains(op.operand(0))) {
     // Row-major data is unchanged by a reshape: view the operand's buffer.
     planAlias(op);
     return absl::OkStatus();
@@ -551,6 +594,7 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
       users_[operand].push_back(op.get());
   for (const FunctionResult &r : function_.results())
     returned_.insert(r.value);
+  findViewedResults();
 
   for (const Operation *op : fusion_ ? scopeOrder() : programOrder()) {
     if (!fusion_) {
@@ -560,7 +604,8 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
     }
     // A reshape of data already in memory stays a view; anything else a
     // kernel computes joins the scope; a library op ends the scope.
-    bool alias = op->kind() == OpKind::Reshape && !returned_.contains(op->result()) &&
+    bool alias = op->kind() == OpKind::Reshape &&
+                 (!returned_.contains(op->result()) || viewsResult(*op)) &&
                  bufferOf_.contains(op->operand(0));
     if (!alias && isKernelOp(*op)) {
       scope_.push_back(op);
@@ -582,8 +627,12 @@ absl::StatusOr<ProgramPlan> ProgramPlanner::run() {
   for (size_t r = 0; r < results.size(); ++r) {
     const Value &value = *results[r].value;
     auto it = bufferOf_.find(&value);
-    if (it != bufferOf_.end() && host.buffers[it->second].kind == HostBuffer::Kind::Output &&
-        host.buffers[it->second].resultIndex == static_cast<int>(r)) {
+    // The result's own buffer, or a view of it (viewedResult_).
+    const HostBuffer *owner = it != bufferOf_.end() ? &host.buffers[it->second] : nullptr;
+    if (owner != nullptr && owner->kind == HostBuffer::Kind::Alias)
+      owner = &host.buffers[owner->aliasOf];
+    if (owner != nullptr && owner->kind == HostBuffer::Kind::Output &&
+        owner->resultIndex == static_cast<int>(r)) {
       host.outputs[r] = it->second;
       continue;
     }

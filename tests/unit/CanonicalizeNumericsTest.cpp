@@ -1,5 +1,4 @@
-// The default pipeline (shape-inference, decompose, constant-fold,
-// algebraic-simplify, sink-unit-reshapes, strength-reduce, cse, dce) must not
+// The default pipeline (transforms/Pass.h: defaultPipeline) must not
 // change what a function computes: each graph is interpreted as written and
 // after the pipeline, on the same random inputs.
 

@@ -1,7 +1,9 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,kernel-plan | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=viewed --dim N=5 --check | FileCheck %s --check-prefix=RESULT
 
-// Reshapes of buffers are aliases (of the buffer owning the memory);
-// a reshape that is a function result is a copy kernel.
+// Reshapes of buffers are aliases (of the buffer owning the memory); a
+// returned reshape of a value a kernel computes is a view of the result's
+// buffer, which the kernel writes in place (no copy kernel).
 // CHECK-LABEL: kernel @k0_exp(%r2: f32[B, 768*S]) -> (%e: f32[B, 768*S]) bytes 6144*B*S {
 // CHECK-NEXT:   %e = exp %r2 : f32[B, 768*S]
 // CHECK-NEXT:   variant 0 when 768*S <= 64 grid (B + 3)/4:
@@ -20,23 +22,16 @@
 // CHECK-NEXT:     buffers: (none)
 // CHECK-NEXT:     vertical packing: (B + 7)/8 blocks per task
 // CHECK-NEXT: }
-// CHECK-LABEL: kernel @k1_reshape(%e: f32[B, 768*S]) -> (%y: f32[B*S, 768]) bytes 6144*B*S {
-// CHECK-NEXT:   %y = reshape %e : f32[B*S, 768]
-// CHECK-NEXT:   variant 0 when (none) grid B*S:
-// CHECK-NEXT:     group 0 dominant %y: elementwise rows B*S cols 768 rows/block 1 lanes 8 vector 8
-// CHECK-NEXT:     phase 0: stage 0: groups [0]
-// CHECK-NEXT:     buffers: (none)
-// CHECK-NEXT:     vertical packing: (B*S + 7)/8 blocks per task
-// CHECK-NEXT: }
+// CHECK-NOT: kernel @k1
 // CHECK-LABEL: host @alias {
 // CHECK-NEXT:   symbols: [B, S]
 // CHECK-NEXT:   buffers:
 // CHECK-NEXT:     #0 %x: f32[B, S, 768] input 0
 // CHECK-NEXT:     #1 %r: f32[B*S, 768] alias of #0
 // CHECK-NEXT:     #2 %r2: f32[B, 768*S] alias of #0
-// CHECK-NEXT:     #3 %e: f32[B, 768*S] temporary slot 0
-// CHECK-NEXT:     #4 %y: f32[B*S, 768] output 0
-// CHECK-NEXT:   slots: 1
+// CHECK-NEXT:     #3 %e: f32[B, 768*S] output 0
+// CHECK-NEXT:     #4 %y: f32[B*S, 768] alias of #3
+// CHECK-NEXT:   slots: 0
 // CHECK-NEXT:   steps:
 // CHECK-NEXT:     0: alias #0, #1 ops [%r = reshape]
 // CHECK-NEXT:     1: alias #1, #2 ops [%r2 = reshape]
@@ -44,8 +39,7 @@
 // CHECK-NEXT:       k0_exp.v0 when 768*S <= 64 grid (B + 3)/4 blocks/task ((B + 3)/4 + 7)/8
 // CHECK-NEXT:       k0_exp.v1 when B < 4 and 768*S > 16384 grid B*((768*S + 16383)/16384) blocks/task (B*((768*S + 16383)/16384) + 7)/8
 // CHECK-NEXT:       k0_exp.v2 when (none) grid B blocks/task (B + 7)/8
-// CHECK-NEXT:     3: launch k1_reshape(#3, #4) ops [%y = reshape] bytes 6144*B*S
-// CHECK-NEXT:       k1_reshape.v0 when (none) grid B*S blocks/task (B*S + 7)/8
+// CHECK-NEXT:     3: alias #3, #4 ops [%y = reshape]
 // CHECK-NEXT:   outputs: [#4]
 // CHECK-NEXT: }
 func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
@@ -103,4 +97,26 @@ func @alias(%x: f32[B, S, 768]) -> (y: f32[B*S, 768]) {
 func @returned(%x: f32[N, 4]) -> (a: f32[N, 4], b: f32[N, 4], x: f32[N, 4]) {
   %n = neg %x
   return %n, %n, %x
+}
+
+// One returned reshape of a computed value is its view; a second reshape
+// of the same value and a reshape of a parameter are copies.
+// CHECK-LABEL: host @viewed {
+// CHECK:     #1 %n: f32[N, 4] output 0
+// CHECK-NEXT:     #2 %a: f32[4*N] alias of #1
+// CHECK-NEXT:     #3 %b: f32[4, N] output 1
+// CHECK-NEXT:     #4 %p: f32[4*N] output 2
+// CHECK:     1: alias #1, #2 ops [%a = reshape]
+// CHECK-NEXT:     2: launch k1_reshape(#1, #3) ops [%b = reshape]
+// CHECK:     3: launch k2_reshape(#0, #4) ops [%p = reshape]
+// CHECK:   outputs: [#2, #3, #4]
+// RESULT: check a: pass
+// RESULT-NEXT: check b: pass
+// RESULT-NEXT: check p: pass
+func @viewed(%x: f32[N, 4]) -> (a: f32[4*N], b: f32[4, N], p: f32[4*N]) {
+  %n = neg %x
+  %a = reshape %n : f32[4*N]
+  %b = reshape %n : f32[4, N]
+  %p = reshape %x : f32[4*N]
+  return %a, %b, %p
 }
