@@ -59,7 +59,7 @@ absl::Status runPipeline(Module &module, const std::vector<std::string> &passNam
 
 /// The passes xstitch-run applies before interpreting or compiling:
 /// shape-inference, decompose, constant-fold, sink-transposes,
-/// algebraic-simplify, sink-unit-reshapes, collapse-dims, strength-reduce,
+/// algebraic-simplify, sink-reshapes, collapse-dims, strength-reduce,
 /// cse, dce.
 const std::vector<std::string> &defaultPipeline();
 

@@ -10,8 +10,8 @@
 #include "transforms/KernelPlanPass.h"
 #include "transforms/Pass.h"
 #include "transforms/ShapeInference.h"
+#include "transforms/SinkReshapes.h"
 #include "transforms/SinkTransposes.h"
-#include "transforms/SinkUnitReshapes.h"
 #include "transforms/StrengthReduce.h"
 #include "transforms/VerifyPass.h"
 
@@ -35,11 +35,11 @@ constexpr PassInfo kPasses[] = {
      "cheaper float ops: pow by a constant exponent (x*x, sqrt, rsqrt, ...), a/sqrt(b) -> "
      "a*rsqrt(b)",
      runStrengthReduce, nullptr, true},
-    {"sink-unit-reshapes",
-     "reshapes adding dims of size 1 move below element-wise ops and into broadcasts",
-     runSinkUnitReshapes, nullptr, true},
+    {"sink-reshapes",
+     "reshapes move below element-wise ops; reshapes adding dims of size 1 fold into broadcasts",
+     runSinkReshapes, nullptr, true},
     {"collapse-dims",
-     "two trailing dims that every op of a region treats as one become their product",
+     "the last two dims that every op of a region treats as one become their product",
      runCollapseDims, nullptr, true},
     {"cse", "merge identical ops on identical operands", runCSE, nullptr, true},
     {"dce", "remove ops whose results are unused", runDCE, nullptr, true},
@@ -65,7 +65,7 @@ const std::vector<std::string> &defaultPipeline() {
                                                     "constant-fold",
                                                     "sink-transposes",
                                                     "algebraic-simplify",
-                                                    "sink-unit-reshapes",
+                                                    "sink-reshapes",
                                                     "collapse-dims",
                                                     "strength-reduce",
                                                     "cse",

@@ -2,7 +2,7 @@
 #define XSTITCH_TRANSFORMS_REWRITESWEEP_H
 
 // The driver of the local rewrite passes (algebraic-simplify,
-// sink-unit-reshapes, strength-reduce): each op may be replaced by a value
+// sink-reshapes, strength-reduce): each op may be replaced by a value
 // its rewrite returns (creating ops before it as needed); sweeps repeat
 // until one replaces nothing, since a rewrite can expose another.
 

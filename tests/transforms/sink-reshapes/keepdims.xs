@@ -1,4 +1,7 @@
-// RUN: %xstitch-opt %s --passes=shape-inference,sink-unit-reshapes,dce | FileCheck %s
+// RUN: %xstitch-opt %s --passes=shape-inference,sink-reshapes,dce | FileCheck %s
+// RUN: %xstitch-run --random-inputs %s --function=group_silu --dim B=2 --dim H=3 --dim W=5 --check | FileCheck %s --check-prefix=PASS
+// PASS-NOT: FAIL
+// PASS: check y: pass
 
 // A row's mean kept as f32[R, 1] (ONNX's ReduceMean with keepdims=1): the
 // reshape moves below the element-wise ops on the statistic and folds into
@@ -38,9 +41,10 @@ func @unsqueezed(%a: f32[B, S], %b: f32[B, S]) -> (y: f32[B, H, S]) {
 }
 
 // What stays: a reshape beside an operand of the op's own shape that is no
-// reshape, a reshape that is a result, and a reshape whose operand has a
-// unit dim. Broadcasts of a row ([R, 1]) and of a column ([1, R]) each read
-// their vector directly.
+// reshape, a reshape that is a result, and a reshape of a parameter that
+// does more than add or drop dims of size 1 (its operand has one of its
+// own: a view read in place). Broadcasts of a row ([R, 1]) and of a column
+// ([1, R]) each read their vector directly.
 // CHECK-LABEL: func @stays
 // CHECK: %ka = reshape %a : f32[R, 1]
 // CHECK-NEXT: %p = add %ka, %c
@@ -75,4 +79,27 @@ func @squeezed_back(%x: f32[B, L, C]) -> (m: f32[B, C], flat: f32[B*C]) {
   %back = reshape %k : f32[B, C]
   %flat = reshape %k : f32[B*C]
   return %back, %flat
+}
+
+// GroupNorm's SiLU as PyTorch exports it: the normalized groups reshaped
+// back to the input's shape, then sigmoid and a product with itself. Both
+// run in the groups' shape; one reshape is left, at the result.
+// CHECK-LABEL: func @group_silu
+// CHECK: %n = mul %c, %rb : f32[B, 4, 8*H*W]
+// CHECK-NEXT: %[[SIG:[0-9]+]] = sigmoid %n : f32[B, 4, 8*H*W]
+// CHECK-NEXT: %[[SILU:[0-9]+]] = mul %n, %[[SIG]] : f32[B, 4, 8*H*W]
+// CHECK-NEXT: %[[Y:[0-9]+]] = reshape %[[SILU]] : f32[B, 32, H, W]
+// CHECK-NEXT: return %[[Y]]
+func @group_silu(%x: f32[B, 32, H, W]) -> (y: f32[B, 32, H, W]) {
+  %g = reshape %x : f32[B, 4, 8*H*W]
+  %m = reduce_max %g {dims = [2]}
+  %mb = broadcast %m {dims = [0, 1]} : f32[B, 4, 8*H*W]
+  %c = sub %g, %mb
+  %r = reduce_sum %c {dims = [2]}
+  %rb = broadcast %r {dims = [0, 1]} : f32[B, 4, 8*H*W]
+  %n = mul %c, %rb
+  %back = reshape %n : f32[B, 32, H, W]
+  %s = sigmoid %back
+  %y = mul %back, %s
+  return %y
 }

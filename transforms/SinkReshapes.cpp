@@ -1,5 +1,6 @@
-#include "transforms/SinkUnitReshapes.h"
+#include "transforms/SinkReshapes.h"
 
+#include <algorithm>
 #include <optional>
 
 #include "ir/Builder.h"
@@ -53,11 +54,34 @@ absl::StatusOr<Value *> foldIntoBroadcast(Function &function, Operation &op) {
   return b.create(OpKind::Broadcast, {source}, {{"dims", Attribute::intList(composed)}}, op.type());
 }
 
-/// op(reshape(v), ..., splat) -> reshape(op(v, ..., splat')).
+/// The operand of `value`'s defining reshape, where that reshape only adds
+/// or drops dims of size 1 (unitReshapeSource), or where an op computes the
+/// operand (a parameter's or a constant's reshape is a view the planner
+/// reads in place) and it has no more dims of size 1 than `value` (ops on a
+/// row's [R, 1] statistic rather than on its [R] would walk rows of one
+/// element); else nullptr.
+Value *reshapeSource(const Function &function, const Value &value) {
+  if (Value *source = unitReshapeSource(function, value))
+    return source;
+  const Operation *def = value.definingOp();
+  if (def == nullptr || def->kind() != OpKind::Reshape)
+    return nullptr;
+  const Operation *sourceDef = def->operand(0)->definingOp();
+  if (sourceDef == nullptr || sourceDef->kind() == OpKind::Constant)
+    return nullptr;
+  auto units = [](const TensorType &type) {
+    const std::vector<DimExpr> &shape = type.shape();
+    return std::count(shape.begin(), shape.end(), DimExpr(1));
+  };
+  return units(def->operand(0)->type()) <= units(value.type()) ? def->operand(0) : nullptr;
+}
+
+/// op(reshape(v), ..., splat) -> reshape(op(v, ..., splat')), where every
+/// operand that is not a splat is a reshape of a value of v's shape.
 absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
   const TensorType *shape = nullptr;
   for (Value *operand : op.operands()) {
-    Value *source = unitReshapeSource(function, *operand);
+    Value *source = reshapeSource(function, *operand);
     if (source == nullptr)
       continue;
     if (shape != nullptr && source->type().shape() != shape->shape())
@@ -69,7 +93,7 @@ absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
   Builder b(function, &op, op.loc());
   std::vector<Value *> operands;
   for (Value *operand : op.operands()) {
-    if (Value *source = unitReshapeSource(function, *operand)) {
+    if (Value *source = reshapeSource(function, *operand)) {
       operands.push_back(source);
       continue;
     }
@@ -107,7 +131,7 @@ absl::StatusOr<Value *> composeReshapes(Function &function, Operation &op) {
 
 } // namespace
 
-absl::StatusOr<bool> runSinkUnitReshapes(Function &function) {
+absl::StatusOr<bool> runSinkReshapes(Function &function) {
   // A sunk reshape meets the next element-wise op or broadcast below it.
   return rewriteToFixpoint(function, [](Function &f, Operation &op) -> absl::StatusOr<Value *> {
     if (op.kind() == OpKind::Broadcast)
