@@ -52,6 +52,11 @@ std::optional<double> splatValue(const Value &value) {
   return first;
 }
 
+bool isScalarConstant(const Operation &op) {
+  return op.kind() == OpKind::Constant && op.attr("value") &&
+         op.attr("value")->getLiteral().shape.empty();
+}
+
 bool isAtMostItsMaximum(const Value &value) {
   const Operation *sub = value.definingOp();
   if (!sub || sub->kind() != OpKind::Sub)

@@ -17,6 +17,11 @@ namespace xs {
 /// equal elements).
 std::optional<double> splatValue(const Value &value);
 
+/// Whether `op` is a constant written as one scalar literal, which stands
+/// for its value in every element of whatever shape its type gives (and so
+/// can be made again in any other shape).
+bool isScalarConstant(const Operation &op);
+
 /// True when every element of `value` is <= 0 or NaN because it is
 /// a - broadcast(reduce_max(a)) with the broadcast putting each maximum back
 /// over the elements it was taken from (softmax's argument of exp).

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "ir/Builder.h"
+#include "ir/ValueFacts.h"
 #include "transforms/DCE.h"
 
 namespace xs {
@@ -31,8 +32,7 @@ bool isBoundary(const Value &value) {
 /// A splat is made again in whatever shape a reader wants.
 bool isSplat(const Value &value) {
   const Operation *def = value.definingOp();
-  return def != nullptr && def->kind() == OpKind::Constant &&
-         def->attr("value")->getLiteral().shape.empty();
+  return def != nullptr && isScalarConstant(*def);
 }
 
 /// Where the merged pair is in each value of one op: the first of the two

@@ -25,11 +25,6 @@ namespace xs {
 
 namespace {
 
-bool isSplatConstant(const Operation &op) {
-  return op.kind() == OpKind::Constant && op.attr("value") &&
-         op.attr("value")->getLiteral().shape.empty();
-}
-
 /// The checks of an op that the interpreter refuses for some dims (reflect
 /// padding as wide as the dim, edge padding of an empty dim, top_k of more
 /// elements than its dim has), unless its dims are constants that pass.
@@ -276,7 +271,7 @@ absl::Status ProgramPlanner::planScope(const std::vector<const Operation *> &ops
     for (Value *operand : op->operands()) {
       if (inBody.contains(operand) ||
           (operand->definingOp() && inScope.contains(operand->definingOp())) ||
-          (operand->definingOp() && isSplatConstant(*operand->definingOp())))
+          (operand->definingOp() && isScalarConstant(*operand->definingOp())))
         continue;
       inBody[operand] = body.addParam(operand->name(), operand->type(), operand->loc());
       step.buffers.push_back(bufferOf_.at(operand));
@@ -437,7 +432,7 @@ bool ProgramPlanner::isKernelOp(const Operation &op) const {
   if (op.info().category == OpCategory::Library)
     return false;
   if (op.kind() == OpKind::Constant)
-    return isSplatConstant(op) &&
+    return isScalarConstant(op) &&
            (returned_.contains(op.result()) || materialize_.contains(op.result()));
   return true;
 }
@@ -530,7 +525,7 @@ absl::Status ProgramPlanner::planOp(const Operation &op) {
     returned |= r.value == result;
 
   if (op.kind() == OpKind::Constant) {
-    if (!isSplatConstant(op))
+    if (!isScalarConstant(op))
       return planDenseConstant(op);
     // A splat is cloned into each kernel that reads it; it gets a buffer of
     // its own only when the caller or a library op needs one.

@@ -1,6 +1,5 @@
 #include "transforms/SinkReshapes.h"
 
-#include <algorithm>
 #include <optional>
 
 #include "ir/Builder.h"
@@ -70,8 +69,7 @@ Value *reshapeSource(const Function &function, const Value &value) {
   if (sourceDef == nullptr || sourceDef->kind() == OpKind::Constant)
     return nullptr;
   auto units = [](const TensorType &type) {
-    const std::vector<DimExpr> &shape = type.shape();
-    return std::count(shape.begin(), shape.end(), DimExpr(1));
+    return static_cast<size_t>(type.rank()) - nonUnitDims(type).size();
   };
   return units(def->operand(0)->type()) <= units(value.type()) ? def->operand(0) : nullptr;
 }
