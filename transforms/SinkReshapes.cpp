@@ -95,8 +95,10 @@ absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
       operands.push_back(source);
       continue;
     }
-    if (!splatValue(*operand))
-      return nullptr; // a tensor of the op's own shape: the reshape stays
+    // A tensor of the op's own shape (a dense literal included: its
+    // elements are laid out in that shape): the reshape stays.
+    if (operand->definingOp() == nullptr || !isScalarConstant(*operand->definingOp()))
+      return nullptr;
     const Operation &constant = *operand->definingOp();
     XS_ASSIGN_OR_RETURN(Value * resized,
                         b.create(OpKind::Constant, {}, constant.attrs(),

@@ -67,7 +67,7 @@ absl::StatusOr<Value *> sinkBelowElementwise(Function &function, Operation &op) 
     Value *moved = nullptr;
     if (def != nullptr && def->kind() == OpKind::Broadcast) {
       XS_ASSIGN_OR_RETURN(moved, untransposedBroadcast(b, *def, *perm));
-    } else if (splatValue(*operand)) {
+    } else if (def != nullptr && isScalarConstant(*def)) {
       TensorType type(operand->type().elementType(),
                       untransposedShape(operand->type().shape(), *perm));
       XS_ASSIGN_OR_RETURN(moved, b.create(OpKind::Constant, {}, def->attrs(), std::move(type)));

@@ -103,3 +103,16 @@ func @group_silu(%x: f32[B, 32, H, W]) -> (y: f32[B, 32, H, W]) {
   %y = mul %back, %s
   return %y
 }
+
+// A dense literal of equal elements is laid out in the op's shape: the
+// reshape stays.
+// CHECK-LABEL: func @dense_operand
+// CHECK: %r = reshape %e : f32[3, 2]
+// CHECK: %y = mul %r, %c : f32[3, 2]
+func @dense_operand(%x: f32[2, 3]) -> (y: f32[3, 2]) {
+  %e = exp %x
+  %r = reshape %e : f32[3, 2]
+  %c = constant {value = dense<[[2.0, 2.0], [2.0, 2.0], [2.0, 2.0]]>} : f32[3, 2]
+  %y = mul %r, %c
+  return %y
+}

@@ -1,5 +1,6 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,sink-transposes,algebraic-simplify,dce | FileCheck %s
 // RUN: %xstitch-run --random-inputs %s --function=channels_first --dim B=2 --dim H=3 --dim W=5 --check | FileCheck %s --check-prefix=PASS
+// RUN: %xstitch-run --random-inputs %s --function=dense_operand --check | FileCheck %s --check-prefix=PASS
 // RUN: %xstitch-run --random-inputs %s --function=reordered --dim A=3 --dim B=4 --dim C=5 --check | FileCheck %s --check-prefix=PASS
 // PASS-NOT: FAIL
 // PASS: check y: pass
@@ -81,4 +82,16 @@ func @stays(%x: f32[A, B, C, D], %z: f32[A, B, C], %v: f32[B, A], %w: f32[B, A, 
   %k = transpose %z {perm = [2, 0, 1]}
   %g = add %o, %k
   return %r, %s, %q, %g
+}
+
+// A dense literal of equal elements is laid out in the op's shape: the
+// transpose stays (a scalar literal would be made again untransposed).
+// CHECK-LABEL: func @dense_operand
+// CHECK: %t = transpose %x {perm = [1, 0]} : f32[3, 2]
+// CHECK: %y = add %t, %c : f32[3, 2]
+func @dense_operand(%x: f32[2, 3]) -> (y: f32[3, 2]) {
+  %t = transpose %x {perm = [1, 0]}
+  %c = constant {value = dense<[[1.0, 1.0], [1.0, 1.0], [1.0, 1.0]]>} : f32[3, 2]
+  %y = add %t, %c
+  return %y
 }
