@@ -153,6 +153,8 @@ std::string_view hostCheckText(HostCheck::Kind kind) {
     return "edge padding of an empty dim";
   case HostCheck::Kind::TopKBeyondDim:
     return "top_k of more elements than the dim has";
+  case HostCheck::Kind::ClampedIndexOfEmpty:
+    return "clamped indices into an empty dim";
   }
   return "data error";
 }

@@ -140,6 +140,9 @@ struct HostCheck {
     ReflectPadTooWide, // pad {mode = reflect} of dim `axis` by `amount` >= bound
     EdgePadOfEmpty,    // pad {mode = edge} of dim `axis`, whose size `bound` is 0
     TopKBeyondDim,     // top_k of k = `amount` along dim `axis`, which has `bound` < k
+    // gather, take_along_axis by indices the graph clamps (isClampedIndex)
+    // from a dim whose size `bound` is 0, with `elements` indices above 0
+    ClampedIndexOfEmpty,
   };
   Kind kind = Kind::DivisionByZero;
   std::string kernel; // the KernelPlan whose body holds the op
@@ -148,6 +151,7 @@ struct HostCheck {
   DimExpr bound;      // the size of the dim indexed or padded
   int axis = 0;       // pads: the dim padded
   int64_t amount = 0; // ReflectPadTooWide: the larger of its low and high padding; top_k: k
+  DimExpr elements;   // ClampedIndexOfEmpty: how many indices there are
   /// Whether the check runs on the host when the dims are bound, rather
   /// than in the kernel.
   bool onHost() const { return kind >= Kind::ReflectPadTooWide; }

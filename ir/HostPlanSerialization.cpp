@@ -170,6 +170,7 @@ void writeHostPlan(const HostPlan &plan, ByteWriter &out) {
     writeDim(c.bound, out);
     out.i64(c.axis);
     out.i64(c.amount);
+    writeDim(c.elements, out);
     out.u64(c.sharedBy.size());
     for (const std::string &k : c.sharedBy)
       out.string(k);
@@ -462,7 +463,7 @@ absl::StatusOr<HostPlan> readHostPlan(ByteReader &in, const std::shared_ptr<cons
   for (size_t i = 0; i < checks; ++i) {
     HostCheck c;
     XS_ASSIGN_OR_RETURN(uint64_t kind, in.u64("a check's kind"));
-    if (kind > static_cast<uint64_t>(HostCheck::Kind::TopKBeyondDim))
+    if (kind > static_cast<uint64_t>(HostCheck::Kind::ClampedIndexOfEmpty))
       return malformed(strCat("check kind ", kind));
     c.kind = static_cast<HostCheck::Kind>(kind);
     XS_ASSIGN_OR_RETURN(std::string_view kernel, in.string("a check's kernel"));
@@ -479,6 +480,7 @@ absl::StatusOr<HostPlan> readHostPlan(ByteReader &in, const std::shared_ptr<cons
       return malformed(strCat("check axis ", axis));
     c.axis = static_cast<int>(axis);
     XS_ASSIGN_OR_RETURN(c.amount, in.i64("a check's amount"));
+    XS_ASSIGN_OR_RETURN(c.elements, readDim(in));
     XS_ASSIGN_OR_RETURN(size_t shared, in.count("a check's kernels"));
     for (size_t k = 0; k < shared; ++k) {
       XS_ASSIGN_OR_RETURN(std::string_view name, in.string("a kernel name"));

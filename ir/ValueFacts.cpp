@@ -224,4 +224,68 @@ std::optional<ElementType> roundedOnlyTo16Bits(const Function &function, const V
   return std::nullopt;
 }
 
+namespace {
+
+/// The bound an index fact is about: at least 0, or at most size - 1 for
+/// every size of at least 1.
+enum class IndexBound { AtLeastZero, BelowSize };
+
+bool holds(const Value &value, IndexBound bound, const DimExpr &size) {
+  const Operation *def = value.definingOp();
+  if (!def || !isInteger(value.type().elementType()))
+    return false;
+  const DimExpr last = size - DimExpr(1);
+  switch (def->kind()) {
+  case OpKind::Broadcast:
+  case OpKind::Reshape:
+  case OpKind::Transpose:
+    return holds(*def->operand(0), bound, size);
+  case OpKind::Min:
+  case OpKind::Max: {
+    // min(a, b) is below what either is below and at least what both are
+    // at least; max the other way round.
+    bool any = (def->kind() == OpKind::Min) == (bound == IndexBound::BelowSize);
+    bool first = holds(*def->operand(0), bound, size);
+    bool second = holds(*def->operand(1), bound, size);
+    return any ? first || second : first && second;
+  }
+  case OpKind::DimValue: {
+    // size - 1 itself: at least 0 for every size of at least 1.
+    const std::vector<DimExpr> &dims = def->attr("dims")->getDimList();
+    return dims.size() == 1 && dims[0] == last;
+  }
+  case OpKind::Iota: {
+    DimExpr length = def->type().dim(def->intAttrOr("dim", 0));
+    if (bound == IndexBound::AtLeastZero || length == size)
+      return true;
+    std::optional<int64_t> known = size.constantValue(), count = length.constantValue();
+    return known && count && *count <= *known;
+  }
+  case OpKind::Constant: {
+    const Attribute *attr = def->attr("value");
+    if (!attr || attr->kind() != AttrKind::Literal)
+      return false;
+    const LiteralValue &literal = attr->getLiteral();
+    std::optional<int64_t> known = size.constantValue();
+    for (int64_t i = 0; i < literal.size(); ++i) {
+      int64_t element = literal.asInt(i);
+      bool fits = bound == IndexBound::AtLeastZero ? element >= 0
+                                                   : element <= 0 || (known && element < *known);
+      if (!fits)
+        return false;
+    }
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+bool isClampedIndex(const Value &indices, const DimExpr &size) {
+  return holds(indices, IndexBound::AtLeastZero, size) &&
+         holds(indices, IndexBound::BelowSize, size);
+}
+
 } // namespace xs

@@ -47,6 +47,15 @@ bool isSoftmaxMaximum(const Function &function, const Operation &max);
 /// rounding to 16 bits.
 std::optional<ElementType> roundedOnlyTo16Bits(const Function &function, const Value &value);
 
+/// True when every element of `indices` (an integer value) lies in
+/// [0, size) for every size of at least 1: clamped as a resize's taps are,
+/// min(max(i, 0), size - 1) with size - 1 a dim_value, either way round and
+/// through broadcasts, reshapes and transposes; or literals and iotas that
+/// fit. A gather by such indices reads no element outside its dim, and is
+/// refused by the interpreter only where the dim is empty and the indices
+/// are not.
+bool isClampedIndex(const Value &indices, const DimExpr &size);
+
 } // namespace xs
 
 #endif // XSTITCH_IR_VALUEFACTS_H

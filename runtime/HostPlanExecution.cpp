@@ -266,7 +266,8 @@ absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
                                                " cannot be determined from the input shapes"));
     bindings[symbol] = *value;
   }
-  // Pads and top_k whose dims the interpreter refuses (HostCheck::onHost).
+  // Pads, top_k and gathers whose dims the interpreter refuses
+  // (HostCheck::onHost).
   for (const HostCheck &check : plan.checks) {
     if (!check.onHost())
       continue;
@@ -291,6 +292,16 @@ absl::StatusOr<DimBindings> bindInputDims(const HostPlan &plan,
         why = strCat("k = ", check.amount, " needs at least ", check.amount, " elements along dim ",
                      check.axis, ", but it has ", *size);
       break;
+    case HostCheck::Kind::ClampedIndexOfEmpty: {
+      absl::StatusOr<int64_t> indices = check.elements.evaluate(bindings);
+      if (!indices.ok())
+        return absl::InternalError(strCat("@", plan.function, ": the indices of ", check.op,
+                                          " cannot be counted: ", indices.status().message()));
+      if (*size == 0 && *indices > 0)
+        why = strCat("its ", *indices, " indices are clamped into dim ", check.axis,
+                     ", which is empty: every index is out of range");
+      break;
+    }
     default:
       break;
     }
@@ -393,6 +404,7 @@ absl::Status checkStatusWord(const HostPlan &plan, uint64_t word, const DimBindi
   case HostCheck::Kind::ReflectPadTooWide:
   case HostCheck::Kind::EdgePadOfEmpty:
   case HostCheck::Kind::TopKBeyondDim:
+  case HostCheck::Kind::ClampedIndexOfEmpty:
     break;
   case HostCheck::Kind::IndexOutOfRange: {
     std::string index = status.saturated

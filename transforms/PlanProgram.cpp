@@ -672,9 +672,19 @@ void ProgramPlanner::collectChecks() {
       if (std::optional<HostCheck::Kind> kind = dataCheckOf(*op)) {
         HostCheck check;
         check.kind = *kind;
-        if (*kind == HostCheck::Kind::IndexOutOfRange)
-          check.bound = op->operand(0)->type().dim(op->intAttrOr("dim", 0));
-        checks.push_back(std::move(check));
+        if (*kind == HostCheck::Kind::IndexOutOfRange) {
+          check.axis = static_cast<int>(op->intAttrOr("dim", 0));
+          check.bound = op->operand(0)->type().dim(check.axis);
+          // Indices the graph clamps are in range unless the dim is empty:
+          // a question of dims, asked on the host.
+          if (isClampedIndex(*op->operand(1), check.bound)) {
+            check.kind = HostCheck::Kind::ClampedIndexOfEmpty;
+            check.elements = op->operand(1)->type().numElements();
+          }
+        }
+        std::optional<int64_t> size = check.bound.constantValue();
+        if (check.kind != HostCheck::Kind::ClampedIndexOfEmpty || !size || *size == 0)
+          checks.push_back(std::move(check));
       }
       for (HostCheck &check : checks) {
         check.kernel = kernel.name;

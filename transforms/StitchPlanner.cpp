@@ -14,8 +14,9 @@
 namespace xs::plan {
 
 /// The largest value of `size` (a tile size: it grows with every symbol)
-/// under `predicates`, from bounds of the form `SYMBOL <= C` or `SYMBOL < C`;
-/// nullopt when some symbol is unbounded.
+/// under `predicates`, from bounds of the form `K*SYMBOL <= C` or
+/// `K*SYMBOL < C` (K a positive constant, 1 included); nullopt when some
+/// symbol is unbounded.
 std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredicate> &predicates) {
   if (std::optional<int64_t> value = size.constantValue())
     return value;
@@ -23,12 +24,14 @@ std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredi
   for (const std::string &symbol : size.symbols())
     for (const DimPredicate &p : predicates) {
       std::optional<int64_t> limit = p.rhs.constantValue();
-      if (!p.lhs.isSymbol() || p.lhs.symbolName() != symbol || !limit)
+      std::optional<DimExpr> multiple = DimExpr::exactDiv(p.lhs, DimExpr::symbol(symbol));
+      std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
+      if (!limit || !factor || *factor < 1)
         continue;
       if (p.op == DimPredicate::Op::LE)
-        bounds[symbol] = *limit;
+        bounds[symbol] = *limit / *factor;
       else if (p.op == DimPredicate::Op::LT)
-        bounds[symbol] = *limit - 1;
+        bounds[symbol] = (*limit - 1) / *factor;
     }
   absl::StatusOr<int64_t> value = size.evaluate(bounds);
   return value.ok() ? std::optional<int64_t>(*value) : std::nullopt;
@@ -43,6 +46,28 @@ int64_t representativeValue(const DimExpr &value) {
   absl::StatusOr<int64_t> result = value.evaluate(dims);
   return result.ok() ? *result : std::numeric_limits<int64_t>::max();
 }
+
+namespace {
+
+/// Whether an element-wise op's value is read by a gather along its last
+/// dim (a resize's taps along W of rows interpolated along H): computed once
+/// per row into the block's buffer, its row is read with vector loads and
+/// gathered from the buffer; inlined into the gather, every element read
+/// would compute it again at a gathered column, reading its own operands
+/// with gathers from memory.
+bool isGatheredAlongRows(const Operation &op, const Function &body) {
+  OpCategory category = op.info().category;
+  if ((category != OpCategory::LightElementwise && category != OpCategory::ExpensiveElementwise) ||
+      op.type().rank() < 2)
+    return false;
+  for (const auto &user : body.ops())
+    if (user->kind() == OpKind::Gather && user->operand(0) == op.result() &&
+        user->intAttrOr("dim", 0) == op.type().rank() - 1)
+      return true;
+  return false;
+}
+
+} // namespace
 
 void KernelStitcher::chooseDominants() {
   for (const FunctionResult &r : body_.results())
@@ -69,7 +94,7 @@ void KernelStitcher::chooseDominants() {
     int64_t maxUses = recompute_.contains(op.result()) ? kMaxRecomputedUses : kMaxInlinedUses;
     bool promoted = !recompute_.contains(op.result()) &&
                     ((feedsBroadcast && category == OpCategory::ExpensiveElementwise) ||
-                     isAmplifiedChain(op, body_));
+                     isAmplifiedChain(op, body_) || isGatheredAlongRows(op, body_));
     bool isDominant =
         results_.contains(op.result()) || isReduction(op) || isScan(op) || promoted ||
         (uses > maxUses && category != OpCategory::Broadcast && category != OpCategory::Source);
@@ -232,6 +257,10 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
         // only: the dims before it are the result's (a row's label pick).
         size_t dim = static_cast<size_t>(op.attr("dim")->getInt());
         kept = i == 0 ? std::min(prefix, dim) : prefix;
+      } else if (op.kind() == OpKind::Gather && i == 0) {
+        // The dims before `dim` are the result's; the indices' dims take
+        // the result's from `dim` on, so they keep none.
+        kept = std::min(prefix, static_cast<size_t>(op.attr("dim")->getInt()));
       }
       if (!value(operand, kept))
         return false;
@@ -258,18 +287,28 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
   const ThreadMapping &mapping = catchAll.groups[0].mapping;
   bool rowMajor =
       mapping.kind == MappingKind::RowReduce || mapping.kind == MappingKind::Elementwise;
-  if (!rowMajor || mapping.colsPerBlock != 0 || !mapping.cols.isSymbol() ||
-      !catchAll.predicates.empty())
+  if (!rowMajor || mapping.colsPerBlock != 0 || !catchAll.predicates.empty())
     return;
-  int64_t limit = target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1));
+  // Rows of one symbol's length, or a multiple of it (a resize's 2*W): the
+  // bound is on the symbol, which tiles' sizes are bounded by (sizeBound).
+  std::vector<std::string> symbols = mapping.cols.symbols();
+  if (symbols.size() != 1)
+    return;
+  DimExpr symbol = DimExpr::symbol(symbols[0]);
+  std::optional<DimExpr> multiple = DimExpr::exactDiv(mapping.cols, symbol);
+  std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
+  if (!factor || *factor < 1)
+    return;
+  int64_t limit =
+      target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1) * *factor);
   // An earlier variant covering every such row length would shadow it.
   for (const KernelVariant &earlier : out.variants)
     for (const DimPredicate &p : earlier.predicates)
-      if (p.lhs == mapping.cols && p.op == DimPredicate::Op::LE && p.rhs.constantValue() &&
+      if (p.lhs == symbol && p.op == DimPredicate::Op::LE && p.rhs.constantValue() &&
           *p.rhs.constantValue() >= limit)
         return;
   KernelVariant bounded = catchAll;
-  bounded.predicates.push_back(DimPredicate{mapping.cols, DimPredicate::Op::LE, DimExpr(limit)});
+  bounded.predicates.push_back(DimPredicate{symbol, DimPredicate::Op::LE, DimExpr(limit)});
   StitchedKernel trial = out;
   KernelVariant boundedPlan = planWithinBudget(bounded, trial);
   auto blockBuffers = [](const KernelVariant &v) {
@@ -665,14 +704,29 @@ StitchedKernel KernelStitcher::run() {
 
 namespace {
 
+/// Whether some variant of `kernel` keeps `value` in its blocks' buffers.
+bool inBlockBuffers(const StitchedKernel &kernel, const Value *value) {
+  for (const KernelVariant &v : kernel.variants)
+    for (const PlanBuffer &b : v.buffers)
+      if (b.value == value && b.level == BufferLevel::Block)
+        return true;
+  return false;
+}
+
 /// Dominants that are neither results, reductions nor scans (kept only to save
-/// recomputation) which the plan keeps in global scratch.
+/// recomputation) which the plan keeps in global scratch. A row gathered
+/// along itself that some variant keeps in its blocks stays a dominant: the
+/// variants where it goes through global memory are the price of the ones
+/// where it does not, as a recomputed row read by gathers from memory costs
+/// more than its round trip.
 std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel, const Function &body) {
   std::vector<const Value *> promotions;
-  for (const Value *value : kernel.scratch)
-    if (!isReduction(*value->definingOp()) && !isScan(*value->definingOp()) &&
-        !isAmplifiedChain(*value->definingOp(), body))
+  for (const Value *value : kernel.scratch) {
+    const Operation &op = *value->definingOp();
+    if (!isReduction(op) && !isScan(op) && !isAmplifiedChain(op, body) &&
+        !(isGatheredAlongRows(op, body) && inBlockBuffers(kernel, value)))
       promotions.push_back(value);
+  }
   return promotions;
 }
 

@@ -649,8 +649,13 @@ llvm::Value *ElementGenerator::emitPad(const Operation &op,
 }
 
 llvm::Value *ElementGenerator::resolveIndex(const Operation &op, llvm::Value *raw,
-                                            llvm::Value *size) {
+                                            const DimExpr &sizeExpr) {
   llvm::IRBuilder<> &b = ctx_.b;
+  // In [0, size) wherever the dim is not empty, and an empty dim is read
+  // by no element (guardNonEmpty).
+  if (isClampedIndex(*op.operand(1), sizeExpr))
+    return raw;
+  llvm::Value *size = dim(sizeExpr);
   llvm::Value *resolved =
       b.CreateSelect(b.CreateICmpSLT(raw, b.getInt64(0)), b.CreateAdd(raw, size), raw);
   if (ctx_.checkCodes.contains(&op))
@@ -687,7 +692,7 @@ llvm::Value *ElementGenerator::emitGather(const Operation &op,
   const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
   std::vector<llvm::Value *> source(index.begin(),
                                     index.begin() + static_cast<std::ptrdiff_t>(axis));
-  source.push_back(resolveIndex(op, raw, dim(size)));
+  source.push_back(resolveIndex(op, raw, size));
   source.insert(source.end(), index.begin() + static_cast<std::ptrdiff_t>(axis + indexRank),
                 index.end());
   return guardNonEmpty(
@@ -703,7 +708,7 @@ llvm::Value *ElementGenerator::emitTakeAlongAxis(const Operation &op,
   llvm::Value *raw = indexFromInteger(ctx_.b, indices->type().elementType(), emit(indices, index));
   const DimExpr &size = x->type().dim(static_cast<int64_t>(axis));
   std::vector<llvm::Value *> source = index;
-  source[axis] = resolveIndex(op, raw, dim(size));
+  source[axis] = resolveIndex(op, raw, size);
   return guardNonEmpty(
       {size}, [&] { return emit(x, source); },
       llvm::Constant::getNullValue(computeType(ctx_.b.getContext(), x->type().elementType())));

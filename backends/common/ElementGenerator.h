@@ -164,8 +164,9 @@ private:
   llvm::Value *emitTakeAlongAxis(const Operation &op, const std::vector<llvm::Value *> &index);
   /// A data-dependent index into a dim of size `size`: negative counts from
   /// the end, then clamped into [0, size - 1] (the interpreter reports an
-  /// out-of-range index; compiled code only must not read outside).
-  llvm::Value *resolveIndex(const Operation &op, llvm::Value *raw, llvm::Value *size);
+  /// out-of-range index; compiled code only must not read outside). Indices
+  /// the graph itself clamps (isClampedIndex) are taken as they are.
+  llvm::Value *resolveIndex(const Operation &op, llvm::Value *raw, const DimExpr &size);
   /// Where `bad` holds, raises `op`'s check with `value` (the index, or 0):
   /// the kernel's status word becomes at least encodeStatusWord(code,
   /// value). Branch-free, so loops still vectorize (a max reduction).

@@ -276,11 +276,13 @@ absl::Status emitPhases(const ProgramPlan &program, const KernelPlan &plan, size
         const Value *value = op->result();
         if (isPartial(group.mapping.kind) && op == group.dominant)
           continue;
-        if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
+        // Scratch is the kernel's, for every variant: a variant that keeps
+        // the value in its blocks does not write it there too.
+        if (auto base = blockBase.find(value); base != blockBase.end())
+          emission.outputs.push_back({value, base->second, true, nullptr});
+        else if (auto arg = layout.globalArg.find(value); arg != layout.globalArg.end())
           emission.outputs.push_back(
               {value, ctx.buffers[static_cast<size_t>(arg->second)], false, nullptr});
-        else if (auto base = blockBase.find(value); base != blockBase.end())
-          emission.outputs.push_back({value, base->second, true, nullptr});
         else if (auto home = layout.inResultArg.find(value); home != layout.inResultArg.end())
           // At the element's own position in the result's buffer.
           emission.outputs.push_back(

@@ -3,7 +3,9 @@
 // isSoftmaxMaximum: exactly softmax's maximum, not one whose NaNs or zero
 // sign another use could show; roundedOnlyTo16Bits: exp values that reach
 // results only rounded to f16 or bf16, through ops that keep their relative
-// error small.
+// error small; isClampedIndex: indices clamped into [0, size - 1] either way
+// round, or literals and iotas that fit, and nothing clamped only on one
+// side or to another dim.
 
 #include <algorithm>
 #include <string>
@@ -248,6 +250,59 @@ TEST(ValueFactsTest, FullPrecisionUsesAreNotRoundedTo16Bits) {
   // Anything else, such as a log of the sum (log-softmax).
   EXPECT_EQ(roundedE(amp("f16", "div", "  %l = log %s\n  %l16 = cast %l {to = f16}\n", "%y, %l16")),
             std::nullopt);
+}
+
+/// Whether %c, the indices in `body` (ops of a function of %i: i64[N] and
+/// %x: f32[3, D]), is clamped into D (dim 1 of %x).
+bool clampedIntoD(const std::string &body) {
+  std::string text = "func @f(%i: i64[N], %x: f32[3, D]) -> (c) {\n"
+                     "  %zero = constant {value = 0} : i64[]\n"
+                     "  %zeros = broadcast %zero {dims = []} : i64[N]\n"
+                     "  %last = dim_value {dims = [D - 1]} : i64[]\n"
+                     "  %lasts = broadcast %last {dims = []} : i64[N]\n" +
+                     body + "  return %c\n}\n";
+  absl::StatusOr<std::unique_ptr<Module>> m = parseModule(text, "test.xs");
+  EXPECT_TRUE(m.ok()) << m.status().message();
+  if (!m.ok())
+    return false;
+  const Function &f = *(*m)->functions()[0];
+  const Value *x = f.params()[1].get();
+  for (const auto &op : f.ops())
+    if (op->result()->name() == "c")
+      return isClampedIndex(*op->result(), x->type().dim(1));
+  ADD_FAILURE() << "no value %c";
+  return false;
+}
+
+TEST(ValueFactsTest, ClampedIndices) {
+  EXPECT_TRUE(clampedIntoD("  %a = max %i, %zeros : i64[N]\n  %c = min %a, %lasts : i64[N]\n"));
+  EXPECT_TRUE(clampedIntoD("  %a = min %lasts, %i : i64[N]\n  %c = max %zeros, %a : i64[N]\n"));
+  // Through reshapes and broadcasts of the clamped value.
+  EXPECT_TRUE(clampedIntoD("  %a = max %i, %zeros : i64[N]\n  %b = min %a, %lasts : i64[N]\n"
+                           "  %r = reshape %b : i64[1, N]\n"
+                           "  %c = broadcast %r {dims = [0, 1]} : i64[2, N]\n"));
+  // Literals of 0, and an iota along D itself.
+  EXPECT_TRUE(clampedIntoD("  %c = constant {value = 0} : i64[N]\n"));
+  EXPECT_TRUE(clampedIntoD("  %c = iota {dim = 0} : i64[D]\n"));
+}
+
+TEST(ValueFactsTest, IndicesClampedOnOneSideOrElsewhereAreNot) {
+  EXPECT_FALSE(clampedIntoD("  %c = min %i, %lasts : i64[N]\n"));
+  EXPECT_FALSE(clampedIntoD("  %c = max %i, %zeros : i64[N]\n"));
+  // min(min(i, 0), D - 1) is at most 0 but may be negative.
+  EXPECT_FALSE(clampedIntoD("  %a = min %i, %zeros : i64[N]\n  %c = min %a, %lasts : i64[N]\n"));
+  // Clamped into another dim, or above D - 1.
+  EXPECT_FALSE(clampedIntoD("  %n = dim_value {dims = [N - 1]} : i64[]\n"
+                            "  %ns = broadcast %n {dims = []} : i64[N]\n"
+                            "  %a = max %i, %zeros : i64[N]\n  %c = min %a, %ns : i64[N]\n"));
+  EXPECT_FALSE(clampedIntoD("  %d = dim_value {dims = [D]} : i64[]\n"
+                            "  %ds = broadcast %d {dims = []} : i64[N]\n"
+                            "  %a = max %i, %zeros : i64[N]\n  %c = min %a, %ds : i64[N]\n"));
+  // A literal may be above a dim whose size is not known; a longer iota.
+  EXPECT_FALSE(clampedIntoD("  %c = constant {value = 1} : i64[N]\n"));
+  EXPECT_FALSE(clampedIntoD("  %c = iota {dim = 0} : i64[D + 1]\n"));
+  // Arithmetic on indices is not followed.
+  EXPECT_FALSE(clampedIntoD("  %c = add %i, %zeros : i64[N]\n"));
 }
 
 } // namespace
