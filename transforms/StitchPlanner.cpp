@@ -14,9 +14,9 @@
 namespace xs::plan {
 
 /// The largest value of `size` (a tile size: it grows with every symbol)
-/// under `predicates`, from bounds of the form `K*SYMBOL <= C` or
-/// `K*SYMBOL < C` (K a positive constant, 1 included); nullopt when some
-/// symbol is unbounded.
+/// under `predicates`, from bounds of the form `K*SYMBOL + D <= C` or
+/// `K*SYMBOL + D < C` (K a positive constant, 1 included; D a constant, 0
+/// included); nullopt when some symbol is unbounded.
 std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredicate> &predicates) {
   if (std::optional<int64_t> value = size.constantValue())
     return value;
@@ -24,14 +24,20 @@ std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredi
   for (const std::string &symbol : size.symbols())
     for (const DimPredicate &p : predicates) {
       std::optional<int64_t> limit = p.rhs.constantValue();
-      std::optional<DimExpr> multiple = DimExpr::exactDiv(p.lhs, DimExpr::symbol(symbol));
+      std::vector<std::string> lhsSymbols = p.lhs.symbols();
+      if (!limit || lhsSymbols.size() != 1 || lhsSymbols[0] != symbol)
+        continue;
+      absl::StatusOr<int64_t> offset = p.lhs.evaluate({{symbol, 0}});
+      std::optional<DimExpr> multiple =
+          offset.ok() ? DimExpr::exactDiv(p.lhs - DimExpr(*offset), DimExpr::symbol(symbol))
+                      : std::nullopt;
       std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
-      if (!limit || !factor || *factor < 1)
+      if (!factor || *factor < 1 || *limit - *offset < 0)
         continue;
       if (p.op == DimPredicate::Op::LE)
-        bounds[symbol] = *limit / *factor;
-      else if (p.op == DimPredicate::Op::LT)
-        bounds[symbol] = (*limit - 1) / *factor;
+        bounds[symbol] = (*limit - *offset) / *factor;
+      else if (p.op == DimPredicate::Op::LT && *limit - *offset >= 1)
+        bounds[symbol] = (*limit - *offset - 1) / *factor;
     }
   absl::StatusOr<int64_t> value = size.evaluate(bounds);
   return value.ok() ? std::optional<int64_t>(*value) : std::nullopt;
@@ -289,18 +295,24 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
       mapping.kind == MappingKind::RowReduce || mapping.kind == MappingKind::Elementwise;
   if (!rowMajor || mapping.colsPerBlock != 0 || !catchAll.predicates.empty())
     return;
-  // Rows of one symbol's length, or a multiple of it (a resize's 2*W): the
-  // bound is on the symbol, which tiles' sizes are bounded by (sizeBound).
+  // Rows of one symbol's length, or of K*S + C (a resize's 2*W or 2*W - 1):
+  // the bound is on the symbol, which tiles' sizes are bounded by
+  // (sizeBound).
   std::vector<std::string> symbols = mapping.cols.symbols();
   if (symbols.size() != 1)
     return;
   DimExpr symbol = DimExpr::symbol(symbols[0]);
-  std::optional<DimExpr> multiple = DimExpr::exactDiv(mapping.cols, symbol);
+  absl::StatusOr<int64_t> offset = mapping.cols.evaluate({{symbols[0], 0}});
+  std::optional<DimExpr> multiple =
+      offset.ok() ? DimExpr::exactDiv(mapping.cols - DimExpr(*offset), symbol) : std::nullopt;
   std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
   if (!factor || *factor < 1)
     return;
-  int64_t limit =
-      target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1) * *factor);
+  int64_t elements =
+      target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1));
+  int64_t limit = (elements - *offset) / *factor;
+  if (limit < 1)
+    return;
   // An earlier variant covering every such row length would shadow it.
   for (const KernelVariant &earlier : out.variants)
     for (const DimPredicate &p : earlier.predicates)
@@ -513,9 +525,10 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   // Edges, phases and stages in program order.
   std::vector<int> phase(numGroups, 0), stage(numGroups, 0);
   std::vector<bool> globalReader(numGroups, false), blockReader(numGroups, false);
+  std::vector<std::vector<std::pair<int, bool>>> edgesInto(numGroups); // (producer, regional)
   for (size_t g = 0; g < numGroups; ++g) {
     const std::vector<int> &reads = inputs_[g].reads;
-    std::vector<std::pair<int, bool>> edges; // (producer, regional)
+    std::vector<std::pair<int, bool>> &edges = edgesInto[g];
     for (int p : reads) {
       size_t pi = static_cast<size_t>(p);
       bool regional = rowDims[g] && rowDims[pi] &&
@@ -543,7 +556,27 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       int after = regional ? 0 : isPartial(v.groups[pi].mapping.kind) ? 2 : 1;
       phase[g] = std::max(phase[g], phase[pi] + after);
     }
-    for (auto [p, regional] : edges) {
+  }
+  // A group read only through Regional edges whose readers all come in a
+  // later phase moves into theirs (a resize's interpolated rows, which read
+  // only parameters, beside taps computed a phase before their reader):
+  // otherwise its edges would cross a grid barrier. Only a group that reads
+  // nothing through Regional edges itself moves, so no edge into it breaks.
+  for (size_t g = numGroups; g-- > 0;) {
+    bool movable = std::none_of(edgesInto[g].begin(), edgesInto[g].end(),
+                                [](const auto &edge) { return edge.second; });
+    int readersPhase = std::numeric_limits<int>::max();
+    for (size_t r = 0; r < numGroups && movable; ++r)
+      for (auto [p, regional] : edgesInto[r])
+        if (p == static_cast<int>(g)) {
+          movable &= regional;
+          readersPhase = std::min(readersPhase, phase[r]);
+        }
+    if (movable && readersPhase != std::numeric_limits<int>::max() && readersPhase > phase[g])
+      phase[g] = readersPhase;
+  }
+  for (size_t g = 0; g < numGroups; ++g) {
+    for (auto [p, regional] : edgesInto[g]) {
       size_t pi = static_cast<size_t>(p);
       const Value *value = dominants_[pi]->result();
       if (regional && phase[pi] == phase[g]) {

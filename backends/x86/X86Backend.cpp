@@ -19,6 +19,7 @@
 #include "backends/x86/PromoteHalfVectors.h"
 #include "backends/x86/SoftmaxMaximum.h"
 #include "backends/x86/StreamingStores.h"
+#include "backends/x86/WindowedGathers.h"
 #include "backends/x86/X86Target.h"
 #include "ir/Diagnostics.h"
 #include "llvm/IR/DiagnosticInfo.h"
@@ -215,7 +216,8 @@ absl::flat_hash_map<std::string, uint64_t> streamableArguments(const ProgramPlan
 
 /// LLVM's pipeline at `optLevel`, then xstitch's own passes: softmax maxima
 /// as MAXPS, 16-bit float vector operations back in f32 where the CPU has
-/// no arithmetic in them, and streaming stores when `streamingStores`.
+/// no arithmetic in them, streaming stores when `streamingStores`, and
+/// gathers of short windows as a load and a permute.
 void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optLevel,
                     bool streamingStores) {
   llvm::LoopAnalysisManager loops;
@@ -238,14 +240,19 @@ void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optL
   // bf16 vectors always: x86 has no bf16 arithmetic before AVX10.2.
   PromoteHalfVectorsPass promote;
   promote.half = !(machine && machine->getMCSubtargetInfo()->checkFeatures("+avx512fp16"));
+  WindowedGathersPass windows;
+  windows.avx2 = machine && machine->getMCSubtargetInfo()->checkFeatures("+avx2");
   if (level != llvm::OptimizationLevel::O0)
     builder.registerOptimizerLastEPCallback(
-        [streamingStores, promote](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+        [streamingStores, promote, windows](llvm::ModulePassManager &passes,
+                                            llvm::OptimizationLevel) {
           llvm::FunctionPassManager last;
           last.addPass(SoftmaxMaximumPass());
           last.addPass(PromoteHalfVectorsPass(promote));
+          // After the streaming stores: their versioning takes loops of one block.
           if (streamingStores)
             last.addPass(StreamingStoresPass());
+          last.addPass(WindowedGathersPass(windows));
           passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(last)));
         });
   llvm::ModulePassManager pipeline = level == llvm::OptimizationLevel::O0
