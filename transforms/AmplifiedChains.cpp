@@ -1,5 +1,5 @@
-// Amplified chains (AmplifiedChains.h): element-wise chains that readers
-// read many times over, which the stitch planner computes once.
+// Amplified chains and rows gathered along themselves (AmplifiedChains.h):
+// element-wise chains the stitch planner computes once, as dominants.
 
 #include "transforms/AmplifiedChains.h"
 
@@ -135,6 +135,18 @@ bool isAmplifiedChain(const Operation &op, const Function &body) {
     return gathersByAmplifiedChain(op, body) && !isMovedFurther(op, body);
   ChainCost cost = elementwiseChainCost(op, kMinAmplifiedChainCost);
   return cost.total >= kMinAmplifiedChainCost || (alongRows && cost.hasTranscendental);
+}
+
+bool isGatheredAlongRows(const Operation &op, const Function &body) {
+  OpCategory category = op.info().category;
+  if ((category != OpCategory::LightElementwise && category != OpCategory::ExpensiveElementwise) ||
+      op.type().rank() < 2)
+    return false;
+  for (const auto &user : body.ops())
+    if (user->kind() == OpKind::Gather && user->operand(0) == op.result() &&
+        user->intAttrOr("dim", 0) == op.type().rank() - 1)
+      return true;
+  return false;
 }
 
 } // namespace xs::plan

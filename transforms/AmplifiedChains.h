@@ -2,7 +2,9 @@
 #define XSTITCH_TRANSFORMS_AMPLIFIEDCHAINS_H
 
 // Which element-wise chains the stitch planner computes once, as dominants of
-// their own, because their readers read each element many times over
+// their own, because their readers would otherwise compute them again at a
+// high price: for every element of a broadcast or gather reading each many
+// times over, or at every column a gather along the row picks
 // (StitchPlanner.cpp, step 1 of docs/stitching.md).
 
 #include "ir/IR.h"
@@ -22,6 +24,14 @@ namespace xs::plan {
 /// per element). Such a value is computed once, as a dominant, not once per
 /// element read.
 bool isAmplifiedChain(const Operation &op, const Function &body);
+
+/// Whether `op` is an element-wise op of rank 2 or more whose value a gather
+/// along its last dim reads (a resize's rows interpolated along H, read at
+/// the taps along W): computed once per row into the block's buffer, its
+/// row is read with vector loads and gathered from the buffer; inlined into
+/// the gather, every element read would compute it again at a gathered
+/// column, reading its own operands with gathers from memory.
+bool isGatheredAlongRows(const Operation &op, const Function &body);
 
 } // namespace xs::plan
 

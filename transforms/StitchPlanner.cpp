@@ -1,6 +1,7 @@
 // The stitch planner of one kernel (StitchPlanner.h, KernelStitcher.h):
 // dominants, groups, row alignment with the main dominant, edge schemes,
-// phases, stages, buffer levels and the block-buffer budget.
+// phases, stages, buffer levels and the block-buffer budget, for one choice
+// of values to recompute (StitchCostModel.cpp compares the choices).
 
 #include "transforms/StitchPlanner.h"
 
@@ -52,28 +53,6 @@ int64_t representativeValue(const DimExpr &value) {
   absl::StatusOr<int64_t> result = value.evaluate(dims);
   return result.ok() ? *result : std::numeric_limits<int64_t>::max();
 }
-
-namespace {
-
-/// Whether an element-wise op's value is read by a gather along its last
-/// dim (a resize's taps along W of rows interpolated along H): computed once
-/// per row into the block's buffer, its row is read with vector loads and
-/// gathered from the buffer; inlined into the gather, every element read
-/// would compute it again at a gathered column, reading its own operands
-/// with gathers from memory.
-bool isGatheredAlongRows(const Operation &op, const Function &body) {
-  OpCategory category = op.info().category;
-  if ((category != OpCategory::LightElementwise && category != OpCategory::ExpensiveElementwise) ||
-      op.type().rank() < 2)
-    return false;
-  for (const auto &user : body.ops())
-    if (user->kind() == OpKind::Gather && user->operand(0) == op.result() &&
-        user->intAttrOr("dim", 0) == op.type().rank() - 1)
-      return true;
-  return false;
-}
-
-} // namespace
 
 void KernelStitcher::chooseDominants() {
   for (const FunctionResult &r : body_.results())
@@ -733,66 +712,6 @@ StitchedKernel KernelStitcher::run() {
       ordered.push_back(d->result());
   out.scratch = std::move(ordered);
   return out;
-}
-
-namespace {
-
-/// Whether some variant of `kernel` keeps `value` in its blocks' buffers.
-bool inBlockBuffers(const StitchedKernel &kernel, const Value *value) {
-  for (const KernelVariant &v : kernel.variants)
-    for (const PlanBuffer &b : v.buffers)
-      if (b.value == value && b.level == BufferLevel::Block)
-        return true;
-  return false;
-}
-
-/// Dominants that are neither results, reductions nor scans (kept only to save
-/// recomputation) which the plan keeps in global scratch. A row gathered
-/// along itself that some variant keeps in its blocks stays a dominant: the
-/// variants where it goes through global memory are the price of the ones
-/// where it does not, as a recomputed row read by gathers from memory costs
-/// more than its round trip.
-std::vector<const Value *> scratchedPromotions(const StitchedKernel &kernel, const Function &body) {
-  std::vector<const Value *> promotions;
-  for (const Value *value : kernel.scratch) {
-    const Operation &op = *value->definingOp();
-    if (!isReduction(op) && !isScan(op) && !isAmplifiedChain(op, body) &&
-        !(isGatheredAlongRows(op, body) && inBlockBuffers(kernel, value)))
-      promotions.push_back(value);
-  }
-  return promotions;
-}
-
-/// The cost model's figure for comparing plans: the catch-all variant's
-/// estimated bytes with every symbol at kRepresentativeDim.
-int64_t representativeBytes(const StitchedKernel &kernel) {
-  return representativeValue(kernel.variants.back().estimatedBytes);
-}
-
-} // namespace
-
-StitchedKernel planStitchedKernel(const Function &body, const TargetDescription &target) {
-  // Candidate plans: ops kept only to avoid recomputing them are first
-  // dominants; where that costs a round trip through global memory, the
-  // plan that recomputes them instead is tried, and the one moving fewer
-  // bytes wins. Costly chains read many times over (isAmplifiedChain) stay
-  // computed once: a few vectors' round trip costs less than recomputing
-  // them for every element read.
-  absl::flat_hash_set<const Value *> recompute;
-  StitchedKernel best = KernelStitcher(body, target, recompute).run();
-  while (!best.variants.empty()) {
-    std::vector<const Value *> candidates = scratchedPromotions(best, body);
-    if (candidates.empty())
-      break;
-    absl::flat_hash_set<const Value *> wider = recompute;
-    wider.insert(candidates.begin(), candidates.end());
-    StitchedKernel other = KernelStitcher(body, target, wider).run();
-    if (other.variants.empty() || representativeBytes(other) >= representativeBytes(best))
-      break;
-    best = std::move(other);
-    recompute = std::move(wider);
-  }
-  return best;
 }
 
 } // namespace xs::plan
