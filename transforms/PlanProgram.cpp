@@ -214,6 +214,14 @@ void ProgramPlanner::findViewedResults() {
     if (def == nullptr || def->kind() == OpKind::Constant || def->kind() == OpKind::Reshape ||
         returned_.contains(source) || viewedResult_.contains(source))
       continue;
+    // The kernel walks the value's rows instead of the result's: only where
+    // they are as long (dims split, as collapse-dims's [B, C, H*W] back to
+    // [B, C, H, W]), not where the reshape merges short rows into long ones
+    // (a nearest upsample's [.., W, 2] into [.., 2*W]: rows of 2).
+    const std::vector<DimExpr> &from = source->type().shape();
+    const std::vector<DimExpr> &to = value->type().shape();
+    if (!from.empty() && !to.empty() && !DimExpr::exactDiv(from.back(), to.back()))
+      continue;
     viewedResult_[source] = static_cast<int>(r);
   }
 }

@@ -1,5 +1,6 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,kernel-plan | FileCheck %s
 // RUN: %xstitch-run --random-inputs %s --function=viewed --dim N=5 --check | FileCheck %s --check-prefix=RESULT
+// RUN: %xstitch-run --random-inputs %s --function=merged --dim N=5 --dim W=7 --check | FileCheck %s --check-prefix=MERGED
 
 // Reshapes of buffers are aliases (of the buffer owning the memory); a
 // returned reshape of a value a kernel computes is a view of the result's
@@ -99,11 +100,12 @@ func @returned(%x: f32[N, 4]) -> (a: f32[N, 4], b: f32[N, 4], x: f32[N, 4]) {
   return %n, %n, %x
 }
 
-// One returned reshape of a computed value is its view; a second reshape
-// of the same value and a reshape of a parameter are copies.
+// One returned reshape of a computed value is its view when it splits the
+// value's rows (the kernel's rows are as long); a second reshape of the same
+// value and a reshape of a parameter are copies.
 // CHECK-LABEL: host @viewed {
 // CHECK:     #1 %n: f32[N, 4] output 0
-// CHECK-NEXT:     #2 %a: f32[4*N] alias of #1
+// CHECK-NEXT:     #2 %a: f32[N, 2, 2] alias of #1
 // CHECK-NEXT:     #3 %b: f32[4, N] output 1
 // CHECK-NEXT:     #4 %p: f32[4*N] output 2
 // CHECK:     1: alias #1, #2 ops [%a = reshape]
@@ -113,10 +115,25 @@ func @returned(%x: f32[N, 4]) -> (a: f32[N, 4], b: f32[N, 4], x: f32[N, 4]) {
 // RESULT: check a: pass
 // RESULT-NEXT: check b: pass
 // RESULT-NEXT: check p: pass
-func @viewed(%x: f32[N, 4]) -> (a: f32[4*N], b: f32[4, N], p: f32[4*N]) {
+func @viewed(%x: f32[N, 4]) -> (a: f32[N, 2, 2], b: f32[4, N], p: f32[4*N]) {
   %n = neg %x
-  %a = reshape %n : f32[4*N]
+  %a = reshape %n : f32[N, 2, 2]
   %b = reshape %n : f32[4, N]
   %p = reshape %x : f32[4*N]
   return %a, %b, %p
+}
+
+// A reshape that merges the value's rows into longer ones (a nearest
+// upsample's [.., W, 2] into [.., 2*W]) is computed by the kernel itself,
+// which then walks the result's rows, not rows of 2.
+// CHECK-LABEL: host @merged {
+// CHECK:     #1 %b: f32[N, W, 2] temporary slot 0
+// CHECK-NEXT:     #2 %m: f32[N, 2*W] output 0
+// CHECK:     1: launch k1_reshape(#1, #2) ops [%m = reshape]
+// CHECK:   outputs: [#2]
+// MERGED: check m: pass
+func @merged(%x: f32[N, W]) -> (m: f32[N, 2*W]) {
+  %b = broadcast %x {dims = [0, 1]} : f32[N, W, 2]
+  %m = reshape %b : f32[N, 2*W]
+  return %m
 }
