@@ -14,6 +14,31 @@
 
 namespace xs::plan {
 
+namespace {
+
+/// `expr` as K*SYMBOL + D of its one symbol, K a positive constant and D a
+/// constant (a resize's 2*W - 1); nullopt for any other form.
+struct AffineDim {
+  std::string symbol;
+  int64_t factor = 1;
+  int64_t offset = 0;
+};
+std::optional<AffineDim> affineInOneSymbol(const DimExpr &expr) {
+  std::vector<std::string> symbols = expr.symbols();
+  if (symbols.size() != 1)
+    return std::nullopt;
+  absl::StatusOr<int64_t> offset = expr.evaluate({{symbols[0], 0}});
+  std::optional<DimExpr> multiple =
+      offset.ok() ? DimExpr::exactDiv(expr - DimExpr(*offset), DimExpr::symbol(symbols[0]))
+                  : std::nullopt;
+  std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
+  if (!factor || *factor < 1)
+    return std::nullopt;
+  return AffineDim{symbols[0], *factor, *offset};
+}
+
+} // namespace
+
 /// The largest value of `size` (a tile size: it grows with every symbol)
 /// under `predicates`, from bounds of the form `K*SYMBOL + D <= C` or
 /// `K*SYMBOL + D < C` (K a positive constant, 1 included; D a constant, 0
@@ -25,20 +50,13 @@ std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredi
   for (const std::string &symbol : size.symbols())
     for (const DimPredicate &p : predicates) {
       std::optional<int64_t> limit = p.rhs.constantValue();
-      std::vector<std::string> lhsSymbols = p.lhs.symbols();
-      if (!limit || lhsSymbols.size() != 1 || lhsSymbols[0] != symbol)
-        continue;
-      absl::StatusOr<int64_t> offset = p.lhs.evaluate({{symbol, 0}});
-      std::optional<DimExpr> multiple =
-          offset.ok() ? DimExpr::exactDiv(p.lhs - DimExpr(*offset), DimExpr::symbol(symbol))
-                      : std::nullopt;
-      std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
-      if (!factor || *factor < 1 || *limit - *offset < 0)
+      std::optional<AffineDim> lhs = affineInOneSymbol(p.lhs);
+      if (!limit || !lhs || lhs->symbol != symbol || *limit - lhs->offset < 0)
         continue;
       if (p.op == DimPredicate::Op::LE)
-        bounds[symbol] = (*limit - *offset) / *factor;
-      else if (p.op == DimPredicate::Op::LT && *limit - *offset >= 1)
-        bounds[symbol] = (*limit - *offset - 1) / *factor;
+        bounds[symbol] = (*limit - lhs->offset) / lhs->factor;
+      else if (p.op == DimPredicate::Op::LT && *limit - lhs->offset >= 1)
+        bounds[symbol] = (*limit - lhs->offset - 1) / lhs->factor;
     }
   absl::StatusOr<int64_t> value = size.evaluate(bounds);
   return value.ok() ? std::optional<int64_t>(*value) : std::nullopt;
@@ -277,19 +295,13 @@ void KernelStitcher::addBoundedVariant(const KernelVariant &catchAll, StitchedKe
   // Rows of one symbol's length, or of K*S + C (a resize's 2*W or 2*W - 1):
   // the bound is on the symbol, which tiles' sizes are bounded by
   // (sizeBound).
-  std::vector<std::string> symbols = mapping.cols.symbols();
-  if (symbols.size() != 1)
+  std::optional<AffineDim> cols = affineInOneSymbol(mapping.cols);
+  if (!cols)
     return;
-  DimExpr symbol = DimExpr::symbol(symbols[0]);
-  absl::StatusOr<int64_t> offset = mapping.cols.evaluate({{symbols[0], 0}});
-  std::optional<DimExpr> multiple =
-      offset.ok() ? DimExpr::exactDiv(mapping.cols - DimExpr(*offset), symbol) : std::nullopt;
-  std::optional<int64_t> factor = multiple ? multiple->constantValue() : std::nullopt;
-  if (!factor || *factor < 1)
-    return;
+  DimExpr symbol = DimExpr::symbol(cols->symbol);
   int64_t elements =
       target_.blockBufferBytes / (2 * 4 * std::max<int64_t>(mapping.rowsPerBlock, 1));
-  int64_t limit = (elements - *offset) / *factor;
+  int64_t limit = (elements - cols->offset) / cols->factor;
   if (limit < 1)
     return;
   // An earlier variant covering every such row length would shadow it.

@@ -1,5 +1,6 @@
 #include "backends/x86/WindowedGathers.h"
 
+#include <optional>
 #include <vector>
 
 #include "llvm/Analysis/ValueTracking.h"
