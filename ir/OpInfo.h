@@ -70,6 +70,11 @@ enum class TypeRule : uint8_t {
 /// the stack of the lane that walks it) and inserts a better one in order.
 constexpr int64_t kMaxTopK = 1024;
 
+/// The longest step of slice. A step as long as the dim takes its first
+/// element, so a longer one says nothing more; the bound keeps the extent
+/// arithmetic ceil((limit - start) / step) from overflowing.
+constexpr int64_t kMaxSliceStep = int64_t(1) << 31;
+
 enum OpFlags : uint32_t {
   kResultTypeRequired = 1u << 0, // the text must give the result type (shape comes from it)
   kCommutative = 1u << 1,

@@ -32,6 +32,25 @@ size_t editDistance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
+/// A dense literal's nesting ends at its first empty list, so `dense<[[]]>`
+/// reads as shape [1, 0] whatever dims follow the zero in the result type
+/// (the printer writes an i64[1, 0, 3] constant that way). Where the type's
+/// shape starts with the literal's, the literal takes the type's shape.
+void completeEmptyLiteralShape(AttrDict &attrs, const TensorType &type) {
+  auto it = attrs.find("value");
+  if (it == attrs.end() || it->second.kind() != AttrKind::Literal)
+    return;
+  const LiteralValue &literal = it->second.getLiteral();
+  std::optional<std::vector<int64_t>> shape = type.staticShape();
+  if (literal.size() != 0 || literal.shape.empty() || literal.shape.back() != 0 || !shape ||
+      shape->size() <= literal.shape.size() ||
+      !std::equal(literal.shape.begin(), literal.shape.end(), shape->begin()))
+    return;
+  LiteralValue completed = literal;
+  completed.shape = std::move(*shape);
+  it->second = Attribute::literal(std::move(completed));
+}
+
 /// The mnemonic closest to `name` when it is a plausible typo of it.
 std::optional<std::string_view> closestMnemonic(std::string_view name) {
   if (name.size() > 64)
@@ -404,6 +423,7 @@ absl::Status ModuleParser::parseOp(Function &function) {
                                "' needs its result type, e.g. ': f32[N, 4]'; its shape "
                                "comes from it"));
   }
+  completeEmptyLiteralShape(attrs, type);
   function.createOp(*kind, std::move(operands), std::move(attrs), std::move(type), locOf(result),
                     std::string(result.text));
   return absl::OkStatus();

@@ -89,6 +89,9 @@ absl::StatusOr<TensorType> inferSlice(const Operation &op, DimUnifier &u) {
     const DimExpr &lo = start[i], &hi = limit[i], &d = x.dim(i);
     if (step[i] <= 0)
       return opError(op, "step ", step[i], " of dim ", i, " must be positive");
+    if (step[i] > kMaxSliceStep)
+      return opError(op, "step ", step[i], " of dim ", i, " is beyond 2^31; a step as long as the ",
+                     "dim takes one element");
     if (provablyNegative(u, lo))
       return opError(op, "start ", lo.str(), " of dim ", i, " is negative");
     if (provablyNegative(u, hi - lo))

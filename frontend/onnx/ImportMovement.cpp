@@ -162,6 +162,19 @@ absl::StatusOr<SliceAxis> clampSliceAxis(ImportContext &c, const DimExpr &dim, i
   return s;
 }
 
+/// The steps of a Slice (1 where absent), each within [-2^31, 2^31]
+/// (kMaxSliceStep): dims are at most 2^31 (ImportContext::checkShape), so a
+/// longer step takes the same elements.
+absl::StatusOr<std::vector<int64_t>> sliceSteps(ImportContext &c, size_t count) {
+  std::vector<int64_t> steps(count, 1);
+  if (c.hasInput(4)) {
+    XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
+  }
+  for (int64_t &step : steps)
+    step = std::clamp(step, -kMaxSliceStep, kMaxSliceStep);
+  return steps;
+}
+
 /// Slice with starts or ends known only at run time (positive steps): each
 /// bound is clamped as numpy does (negative counts from the end, then into
 /// [0, dim], the end at least the start); the start and the length become
@@ -175,18 +188,14 @@ absl::Status importRuntimeSlice(ImportContext &c) {
   XS_ASSIGN_OR_RETURN(std::vector<Value *> ends, c.runtimeEntries(endsValue, "the ends of Slice"));
   if (starts.size() != ends.size())
     return c.error("starts and ends differ in length");
-  std::vector<int64_t> axes, steps;
+  std::vector<int64_t> axes;
   if (c.hasInput(3)) {
     XS_ASSIGN_OR_RETURN(axes, c.constantInts(3, "the axes of Slice"));
   } else {
     for (size_t i = 0; i < starts.size(); ++i)
       axes.push_back(static_cast<int64_t>(i));
   }
-  if (c.hasInput(4)) {
-    XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
-  } else {
-    steps.assign(starts.size(), 1);
-  }
+  XS_ASSIGN_OR_RETURN(std::vector<int64_t> steps, sliceSteps(c, starts.size()));
   if (axes.size() != starts.size() || steps.size() != starts.size())
     return c.error("starts, ends, axes and steps differ in length");
 
@@ -254,10 +263,8 @@ absl::Status importSlice(ImportContext &c) {
     if (c.hasInput(3)) {
       XS_ASSIGN_OR_RETURN(axes, c.constantInts(3, "the axes of Slice"));
     }
-    if (c.hasInput(4)) {
-      XS_ASSIGN_OR_RETURN(steps, c.constantInts(4, "the steps of Slice"));
-    }
   }
+  XS_ASSIGN_OR_RETURN(steps, sliceSteps(c, startDims.size()));
   if (startDims.size() != endDims.size())
     return c.error("starts and ends differ in length");
   // Numbers stand in for symbolic bounds in the checks below; the loop over
@@ -272,8 +279,6 @@ absl::Status importSlice(ImportContext &c) {
   if (axes.empty())
     for (size_t i = 0; i < starts.size(); ++i)
       axes.push_back(static_cast<int64_t>(i));
-  if (steps.empty())
-    steps.assign(starts.size(), 1);
   if (axes.size() != starts.size() || steps.size() != starts.size())
     return c.error("starts, ends, axes and steps differ in length");
 

@@ -37,8 +37,9 @@ func @attributes(%a: f32[N, 4], %i: i32[N]) -> (r) {
   return %r
 }
 
-// CHECK-LABEL: func @literals() -> (a, b, c, d) {
-func @literals() -> (a, b, c, d) {
+// An empty list ends a literal's nesting: dense<[[]]> fills i64[1, 0, 3].
+// CHECK-LABEL: func @literals() -> (a, b, c, d, e) {
+func @literals() -> (a, b, c, d, e) {
   // CHECK-NEXT: %a = constant {value = dense<{{\[}}[1, 2], [3, 4]]>} : i32[2, 2]
   %a = constant {value = dense<[[1, 2], [3, 4]]>} : i32[2, 2]
   // CHECK-NEXT: %b = constant {value = dense<[1.0, -2.5, nan, inf]>} : f32[4]
@@ -47,7 +48,9 @@ func @literals() -> (a, b, c, d) {
   %c = constant {value = -9223372036854775808} : i64[]
   // CHECK-NEXT: %d = iota {dim = 1} : i64[3, K]
   %d = iota {dim = 1} : i64[3, K]
-  return %a, %b, %c, %d
+  // CHECK-NEXT: %e = constant {value = dense<{{\[}}[]]>} : i64[1, 0, 3]
+  %e = constant {value = dense<[[]]>} : i64[1, 0, 3]
+  return %a, %b, %c, %d, %e
 }
 
 // Dims print in canonical form: higher degree first, then by name, the
