@@ -264,6 +264,10 @@ absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr>
     std::optional<int64_t> k = target[i].constantValue();
     if (!k)
       return dividedBySubset(c, input, target, hole);
+    constexpr int64_t kMaxElements = int64_t(1) << 40;
+    if (*k != 0 && divisor > kMaxElements / *k)
+      return c.error("the shape's entries beside its -1 hold more than 2^40 elements, beyond "
+                     "xstitch's bound on a tensor");
     divisor *= *k;
   }
   // ONNX leaves a -1 beside a 0 dim undefined: any size gives no elements.
@@ -275,8 +279,9 @@ absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr>
     return product;
   if (std::optional<int64_t> total = product.constantValue()) {
     if (*total % divisor != 0)
-      return c.error(strCat("cannot reshape ", *total * divisor, " elements: ", divisor,
-                            " does not divide them"));
+      return c.error(strCat("cannot infer the -1 of the shape: its other entries' product ",
+                            divisor, " does not divide ", *total,
+                            ", the element count of the input's dims they do not repeat"));
     return DimExpr(*total / divisor);
   }
   // Peel constant factors off the product: B*S*768 / 768 = B*S.
@@ -292,6 +297,8 @@ absl::StatusOr<DimExpr> inferredDim(ImportContext &c, const std::vector<DimExpr>
     return dimProduct(symbolic) * DimExpr(constant / divisor);
   return DimExpr::floorDiv(product, divisor);
 }
+
+constexpr int64_t kMaxShapeEntry = int64_t(1) << 31;
 
 absl::StatusOr<std::vector<DimExpr>> reshapeTarget(ImportContext &c, const TensorType &input,
                                                    std::vector<DimExpr> target, bool allowZero) {
@@ -312,6 +319,12 @@ absl::StatusOr<std::vector<DimExpr>> reshapeTarget(ImportContext &c, const Tenso
     } else if (k && *k < 0) {
       return c.error(strCat("shape entry ", i, " is ", *k));
     }
+    // Bounded as every dim from the graph is (ImportContext::checkShape),
+    // before the -1 is inferred from their product.
+    for (const DimTerm &term : target[i].terms())
+      if (term.coefficient > kMaxShapeEntry || term.coefficient < -kMaxShapeEntry)
+        return c.error(strCat("shape entry ", i, " is ", target[i].str(),
+                              ", beyond xstitch's bound of 2^31 on a dim"));
   }
   if (hole) {
     XS_ASSIGN_OR_RETURN(target[*hole], inferredDim(c, input.shape(), target, *hole));
