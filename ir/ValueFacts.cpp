@@ -230,12 +230,57 @@ namespace {
 /// every size of at least 1.
 enum class IndexBound { AtLeastZero, BelowSize };
 
+bool holds(const Value &value, IndexBound bound, const DimExpr &size);
+
+/// The one integer every element of `value` holds: a literal of one value,
+/// or a broadcast of one.
+std::optional<int64_t> splatInteger(const Value &value) {
+  const Operation *def = value.definingOp();
+  while (def && def->kind() == OpKind::Broadcast)
+    def = def->operand(0)->definingOp();
+  if (!def || def->kind() != OpKind::Constant)
+    return std::nullopt;
+  const Attribute *attr = def->attr("value");
+  if (!attr || attr->kind() != AttrKind::Literal || !attr->getLiteral().isInteger)
+    return std::nullopt;
+  const LiteralValue &literal = attr->getLiteral();
+  if (literal.size() == 0)
+    return std::nullopt;
+  for (int64_t i = 1; i < literal.size(); ++i)
+    if (literal.asInt(i) != literal.asInt(0))
+      return std::nullopt;
+  return literal.asInt(0);
+}
+
+/// i + k or i - k, i in [0, size) and k a constant within 2^31 (a resize's
+/// neighbouring tap, clamped on one side only): shifting up keeps i at least
+/// 0, shifting down keeps it below the size, and neither overflows.
+bool holdsShifted(const Operation &op, IndexBound bound, const DimExpr &size) {
+  constexpr int64_t kMaxShift = int64_t(1) << 31;
+  for (int side = 0; side < 2; ++side) {
+    if (op.kind() == OpKind::Sub && side == 0)
+      continue; // k - i counts down
+    std::optional<int64_t> k = splatInteger(*op.operand(side));
+    if (!k || *k > kMaxShift || *k < -kMaxShift)
+      continue;
+    int64_t shift = op.kind() == OpKind::Sub ? -*k : *k;
+    bool keeps = bound == IndexBound::AtLeastZero ? shift >= 0 : shift <= 0;
+    const Value &index = *op.operand(1 - side);
+    return keeps && holds(index, IndexBound::AtLeastZero, size) &&
+           holds(index, IndexBound::BelowSize, size);
+  }
+  return false;
+}
+
 bool holds(const Value &value, IndexBound bound, const DimExpr &size) {
   const Operation *def = value.definingOp();
   if (!def || !isInteger(value.type().elementType()))
     return false;
   const DimExpr last = size - DimExpr(1);
   switch (def->kind()) {
+  case OpKind::Add:
+  case OpKind::Sub:
+    return holdsShifted(*def, bound, size);
   case OpKind::Broadcast:
   case OpKind::Reshape:
   case OpKind::Transpose:

@@ -51,9 +51,9 @@ std::optional<ElementType> roundedOnlyTo16Bits(const Function &function, const V
 /// [0, size) for every size of at least 1: clamped as a resize's taps are,
 /// min(max(i, 0), size - 1) with size - 1 a dim_value, either way round and
 /// through broadcasts, reshapes and transposes; or literals and iotas that
-/// fit. A gather by such indices reads no element outside its dim, and is
-/// refused by the interpreter only where the dim is empty and the indices
-/// are not.
+/// fit; or such indices shifted by a constant towards the side that is
+/// clamped (max(i - 1, 0), min(i + 1, size - 1)). A gather by such indices reads no element outside
+/// its dim, and is refused by the interpreter only where the dim is empty and the indices are not.
 bool isClampedIndex(const Value &indices, const DimExpr &size);
 
 } // namespace xs

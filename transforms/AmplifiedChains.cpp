@@ -100,6 +100,23 @@ bool isMovedFurther(const Operation &op, const Function &body) {
   return false;
 }
 
+/// Whether `op` computes its elements: an element-wise op, or a reshape or
+/// concat of values some element-wise op computes (a resize's rows, written
+/// as the concat of each phase's rows reshaped into one dim: three levels;
+/// a bounded depth keeps concats of shared concats from being walked again
+/// and again).
+bool computesElements(const Operation &op, int depth = 3) {
+  OpCategory category = op.info().category;
+  if (category == OpCategory::LightElementwise || category == OpCategory::ExpensiveElementwise)
+    return true;
+  if ((op.kind() != OpKind::Reshape && op.kind() != OpKind::Concat) || depth == 0)
+    return false;
+  for (const Value *operand : op.operands())
+    if (const Operation *def = operand->definingOp(); def && computesElements(*def, depth - 1))
+      return true;
+  return false;
+}
+
 } // namespace
 
 bool isAmplifiedChain(const Operation &op, const Function &body) {
@@ -138,9 +155,7 @@ bool isAmplifiedChain(const Operation &op, const Function &body) {
 }
 
 bool isGatheredAlongRows(const Operation &op, const Function &body) {
-  OpCategory category = op.info().category;
-  if ((category != OpCategory::LightElementwise && category != OpCategory::ExpensiveElementwise) ||
-      op.type().rank() < 2)
+  if (!computesElements(op) || op.type().rank() < 2)
     return false;
   for (const auto &user : body.ops())
     if (user->kind() == OpKind::Gather && user->operand(0) == op.result() &&

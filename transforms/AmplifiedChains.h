@@ -25,12 +25,13 @@ namespace xs::plan {
 /// element read.
 bool isAmplifiedChain(const Operation &op, const Function &body);
 
-/// Whether `op` is an element-wise op of rank 2 or more whose value a gather
-/// along its last dim reads (a resize's rows interpolated along H, read at
-/// the taps along W): computed once per row into the block's buffer, its
-/// row is read with vector loads and gathered from the buffer; inlined into
-/// the gather, every element read would compute it again at a gathered
-/// column, reading its own operands with gathers from memory.
+/// Whether `op` is an element-wise op of rank 2 or more, or a reshape or
+/// concat of such ops, whose value a gather along its last dim reads (a
+/// resize's rows interpolated along H, read at the taps along W; with
+/// half-pixel centres, each phase's rows concatenated and reshaped): computed once per row into the
+/// block's buffer, its row is read with vector loads and gathered from the buffer; inlined into the
+/// gather, every element read would compute it again at a gathered column, reading its own operands
+/// with gathers from memory.
 bool isGatheredAlongRows(const Operation &op, const Function &body);
 
 } // namespace xs::plan

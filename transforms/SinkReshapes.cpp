@@ -74,14 +74,27 @@ Value *reshapeSource(const Function &function, const Value &value) {
   return units(def->operand(0)->type()) <= units(value.type()) ? def->operand(0) : nullptr;
 }
 
+/// Whether a gather reads `value`'s elements (its operand 0).
+bool isGatheredFrom(const Function &function, const Value &value) {
+  for (const auto &op : function.ops())
+    if (op->kind() == OpKind::Gather && op->operand(0) == &value)
+      return true;
+  return false;
+}
+
 /// op(reshape(v), ..., splat) -> reshape(op(v, ..., splat')), where every
-/// operand that is not a splat is a reshape of a value of v's shape.
+/// operand that is not a splat is a reshape of a value of v's shape. A
+/// reshape a gather reads stays: the planner keeps such a value in a block's
+/// buffer (a resize's rows, read at the taps and in place), and its other
+/// readers read it there, not its source again in a second layout.
 absl::StatusOr<Value *> sinkBelow(Function &function, Operation &op) {
   const TensorType *shape = nullptr;
   for (Value *operand : op.operands()) {
     Value *source = reshapeSource(function, *operand);
     if (source == nullptr)
       continue;
+    if (isGatheredFrom(function, *operand))
+      return nullptr;
     if (shape != nullptr && source->type().shape() != shape->shape())
       return nullptr;
     shape = &source->type();

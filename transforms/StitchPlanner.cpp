@@ -252,6 +252,9 @@ bool KernelStitcher::readsRowLocally(const Operation &consumer, const Operation 
         const std::vector<DimExpr> &to = op.type().shape();
         while (kept < prefix && kept < from.size() && kept < to.size() && from[kept] == to[kept])
           ++kept;
+      } else if (op.kind() == OpKind::Concat) {
+        // The operands share every dim but the concatenated one.
+        kept = std::min(prefix, static_cast<size_t>(op.attr("dim")->getInt()));
       } else if (isScan(op)) {
         // An element depends on its line: the dims before the scanned one.
         kept = std::min(prefix, static_cast<size_t>(op.intAttrOr("dim", 0)));

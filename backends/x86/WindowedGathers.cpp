@@ -16,11 +16,12 @@
 namespace xs {
 namespace {
 
-/// The permute of `gather`'s lanes (VPERMPS or VPERMD), when
-/// it is a gather this pass rewrites: 8 32-bit elements, every lane enabled,
-/// addresses one scalar base in a block buffer (a stack allocation) indexed
-/// by a vector of element indices.
-std::optional<llvm::Intrinsic::ID> permuteFor(const llvm::IntrinsicInst &gather) {
+/// The permute of `gather`'s lanes (VPERMPS or VPERMD, on 8 or on 16
+/// lanes), when it is a gather this pass rewrites: 8 or 16 32-bit elements,
+/// every lane enabled, addresses one scalar base in a block buffer (a stack
+/// allocation) indexed by a vector of element indices.
+std::optional<llvm::Intrinsic::ID> permuteFor(const llvm::IntrinsicInst &gather,
+                                              const WindowedGathersPass &cpu) {
   auto *type = llvm::dyn_cast<llvm::FixedVectorType>(gather.getType());
   auto *mask = llvm::dyn_cast<llvm::Constant>(gather.getArgOperand(2));
   auto *address = llvm::dyn_cast<llvm::GetElementPtrInst>(gather.getArgOperand(0));
@@ -34,9 +35,12 @@ std::optional<llvm::Intrinsic::ID> permuteFor(const llvm::IntrinsicInst &gather)
   bool isFloat = element->isFloatTy(), isInt = element->isIntegerTy(32);
   if (!isFloat && !isInt)
     return std::nullopt;
-  if (type->getNumElements() != 8)
-    return std::nullopt;
-  return isFloat ? llvm::Intrinsic::x86_avx2_permps : llvm::Intrinsic::x86_avx2_permd;
+  if (type->getNumElements() == 8 && cpu.avx2)
+    return isFloat ? llvm::Intrinsic::x86_avx2_permps : llvm::Intrinsic::x86_avx2_permd;
+  if (type->getNumElements() == 16 && cpu.avx512)
+    return isFloat ? llvm::Intrinsic::x86_avx512_permvar_sf_512
+                   : llvm::Intrinsic::x86_avx512_permvar_si_512;
+  return std::nullopt;
 }
 
 /// Rewrites `gather` as described in WindowedGathers.h.
@@ -101,7 +105,7 @@ llvm::PreservedAnalyses WindowedGathersPass::run(llvm::Function &function,
   for (llvm::Instruction &instruction : llvm::instructions(function))
     if (auto *call = llvm::dyn_cast<llvm::IntrinsicInst>(&instruction);
         call && call->getIntrinsicID() == llvm::Intrinsic::masked_gather)
-      if (std::optional<llvm::Intrinsic::ID> permute = avx2 ? permuteFor(*call) : std::nullopt)
+      if (std::optional<llvm::Intrinsic::ID> permute = permuteFor(*call, *this))
         gathers.emplace_back(call, *permute);
   for (auto [gather, permute] : gathers)
     rewrite(gather, permute);

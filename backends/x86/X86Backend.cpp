@@ -242,6 +242,7 @@ void optimizeForX86(llvm::Module &module, llvm::TargetMachine *machine, int optL
   promote.half = !(machine && machine->getMCSubtargetInfo()->checkFeatures("+avx512fp16"));
   WindowedGathersPass windows;
   windows.avx2 = machine && machine->getMCSubtargetInfo()->checkFeatures("+avx2");
+  windows.avx512 = machine && machine->getMCSubtargetInfo()->checkFeatures("+avx512f");
   if (level != llvm::OptimizationLevel::O0)
     builder.registerOptimizerLastEPCallback(
         [streamingStores, promote, windows](llvm::ModulePassManager &passes,

@@ -219,6 +219,15 @@ class ReflectPadConv(nn.Module):
         return self.pad(x) * 0.5 + 0.25
 
 
+class UpsampleBilinear(nn.Module):
+    """A segmentation or diffusion decoder's 2x upsample:
+    F.interpolate(scale_factor=2, mode="bilinear"), half-pixel centres (the
+    default), a Resize in linear mode with constant scales."""
+
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=2.0, mode="bilinear")
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -324,6 +333,8 @@ def suite():
                           None),
         "reflect_pad": (ReflectPadConv(), {"x": ["B", 64, "H", "W"]}, {"B": 8, "H": 128, "W": 128},
                         None),
+        "upsample_bilinear": (UpsampleBilinear(), {"x": ["B", 64, "H", "W"]},
+                              {"B": 8, "H": 128, "W": 128}, None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
         "gpt2_block": (Gpt2Block(), {"x": ["B", "S", 768]}, {"B": 8, "S": 128}, None),

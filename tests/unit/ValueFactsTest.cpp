@@ -274,6 +274,15 @@ bool clampedIntoD(const std::string &body) {
   return false;
 }
 
+/// %j, an iota along D, and what its neighbouring taps are clamped with: 1,
+/// 0 and D - 1 (%one, %z, %ls).
+std::string taps() {
+  return "  %j = iota {dim = 0} : i64[D]\n  %one = constant {value = 1} : i64[D]\n"
+         "  %z = constant {value = 0} : i64[D]\n"
+         "  %l = dim_value {dims = [D - 1]} : i64[]\n"
+         "  %ls = broadcast %l {dims = []} : i64[D]\n";
+}
+
 TEST(ValueFactsTest, ClampedIndices) {
   EXPECT_TRUE(clampedIntoD("  %a = max %i, %zeros : i64[N]\n  %c = min %a, %lasts : i64[N]\n"));
   EXPECT_TRUE(clampedIntoD("  %a = min %lasts, %i : i64[N]\n  %c = max %zeros, %a : i64[N]\n"));
@@ -284,6 +293,10 @@ TEST(ValueFactsTest, ClampedIndices) {
   // Literals of 0, and an iota along D itself.
   EXPECT_TRUE(clampedIntoD("  %c = constant {value = 0} : i64[N]\n"));
   EXPECT_TRUE(clampedIntoD("  %c = iota {dim = 0} : i64[D]\n"));
+  // A neighbouring tap clamped on the side it moves to (a half-pixel
+  // resize's): max(j - 1, 0) and min(j + 1, D - 1) for j an iota along D.
+  EXPECT_TRUE(clampedIntoD(taps() + "  %a = sub %j, %one : i64[D]\n  %c = max %a, %z : i64[D]\n"));
+  EXPECT_TRUE(clampedIntoD(taps() + "  %a = add %one, %j : i64[D]\n  %c = min %a, %ls : i64[D]\n"));
 }
 
 TEST(ValueFactsTest, IndicesClampedOnOneSideOrElsewhereAreNot) {
@@ -301,8 +314,18 @@ TEST(ValueFactsTest, IndicesClampedOnOneSideOrElsewhereAreNot) {
   // A literal may be above a dim whose size is not known; a longer iota.
   EXPECT_FALSE(clampedIntoD("  %c = constant {value = 1} : i64[N]\n"));
   EXPECT_FALSE(clampedIntoD("  %c = iota {dim = 0} : i64[D + 1]\n"));
-  // Arithmetic on indices is not followed.
+  // Arithmetic on indices is not followed, but for a shift by a constant
+  // towards a clamped side: j + 1 clamped below, j - 1 clamped above, k - j,
+  // a shift of unclamped indices, or a shift too long to be a tap's.
   EXPECT_FALSE(clampedIntoD("  %c = add %i, %zeros : i64[N]\n"));
+  EXPECT_FALSE(clampedIntoD(taps() + "  %a = add %j, %one : i64[D]\n  %c = max %a, %z : i64[D]\n"));
+  EXPECT_FALSE(
+      clampedIntoD(taps() + "  %a = sub %j, %one : i64[D]\n  %c = min %a, %ls : i64[D]\n"));
+  EXPECT_FALSE(clampedIntoD(taps() + "  %a = sub %one, %j : i64[D]\n  %c = max %a, %z : i64[D]\n"));
+  EXPECT_FALSE(clampedIntoD("  %one = constant {value = 1} : i64[N]\n"
+                            "  %a = sub %i, %one : i64[N]\n  %c = max %a, %zeros : i64[N]\n"));
+  EXPECT_FALSE(clampedIntoD(taps() + "  %far = constant {value = 4294967296} : i64[D]\n"
+                                     "  %a = sub %j, %far : i64[D]\n  %c = max %a, %z : i64[D]\n"));
 }
 
 } // namespace
