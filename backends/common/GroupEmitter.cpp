@@ -175,13 +175,16 @@ void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llv
 }
 
 void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
-                       const std::vector<llvm::Value *> &index, llvm::Value *linear) {
+                       const std::vector<llvm::Value *> &index, llvm::Value *linear,
+                       const OutputElement &element) {
   KernelContext &ctx = group.gen.context();
   group.gen.setElementPosition(shape, index, linear);
   for (const GroupOutput &output : group.outputs) {
     if (output.value->type().shape() != shape)
       continue;
-    llvm::Value *value = group.gen.emit(output.value, index);
+    llvm::Value *value = element ? element(output.value) : nullptr;
+    if (!value)
+      value = group.gen.emit(output.value, index);
     llvm::Value *position = linear;
     if (output.blockLocal) {
       if (!output.origin) {
@@ -305,6 +308,53 @@ ColumnPieces columnPieces(GroupEmission &group, const std::vector<DimExpr> &trai
   return pieces;
 }
 
+/// The most operands an interleaved last dim is walked by (Interleave).
+constexpr int64_t kMaxInterleaveFactor = 8;
+
+/// An output whose last dim interleaves K values: reshape(concat(x_0, ...,
+/// x_{K-1}, dim = last)) from [..., W, K] to [..., W*K], each x_k of shape
+/// [..., W, 1] (a resize by a whole factor, as the ONNX importer writes it:
+/// column j*K + k is x_k's column j).
+struct Interleave {
+  const Value *output = nullptr;
+  const Operation *concat = nullptr;
+  int64_t factor = 0;
+};
+
+std::optional<Interleave> interleaveOf(const Value *value) {
+  const Operation *reshape = value->definingOp();
+  if (!reshape || reshape->kind() != OpKind::Reshape)
+    return std::nullopt;
+  const Operation *concat = reshape->operand(0)->definingOp();
+  if (!concat || concat->kind() != OpKind::Concat)
+    return std::nullopt;
+  const std::vector<DimExpr> &to = value->type().shape();
+  const std::vector<DimExpr> &from = concat->type().shape();
+  int64_t factor = static_cast<int64_t>(concat->numOperands());
+  if (to.empty() || from.size() != to.size() + 1 || factor < 2 || factor > kMaxInterleaveFactor ||
+      concat->intAttrOr("dim", 0) != static_cast<int64_t>(from.size()) - 1 ||
+      from.back() != DimExpr(factor) || from[from.size() - 2] * DimExpr(factor) != to.back() ||
+      !std::equal(to.begin(), to.end() - 1, from.begin()))
+    return std::nullopt;
+  return Interleave{value, concat, factor};
+}
+
+/// The interleave the loop over the dominant's last dim can walk by its
+/// operands' column: every output of the dominant's shape is the same
+/// interleave, the columns are that dim alone and one lane takes them, and a
+/// block's columns start at a multiple of the factor.
+std::optional<Interleave> walkedInterleave(GroupEmission &group,
+                                           const std::vector<DimExpr> &trailing,
+                                           const RowLanes &lanes) {
+  const ThreadMapping &mapping = group.group.mapping;
+  if (trailing.size() != 1 || lanes.split)
+    return std::nullopt;
+  std::optional<Interleave> interleave = interleaveOf(group.group.dominant->result());
+  if (!interleave || (mapping.colsPerBlock > 0 && mapping.colsPerBlock % interleave->factor != 0))
+    return std::nullopt;
+  return interleave;
+}
+
 void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
                      const std::vector<DimExpr> &trailing, llvm::Value *cols, llvm::Value *rowBegin,
                      llvm::Value *rowEnd, llvm::Value *colBegin, llvm::Value *colEnd) {
@@ -319,6 +369,47 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
   // addresses.
   ColumnPieces pieces = columnPieces(group, trailing, rowLanes);
   int64_t innerTrips = 0;
+  // An interleaved row is walked by its operands' column j, storing the K
+  // columns j*K + k each step: the operands' reads stay consecutive and
+  // the vectorizer interleaves K vectors with shuffles, where a loop over
+  // the output's columns would gather each operand's columns.
+  if (std::optional<Interleave> interleave =
+          pieces.ops.empty() ? walkedInterleave(group, trailing, rowLanes) : std::nullopt) {
+    llvm::Value *factor = b.getInt64(interleave->factor);
+    LoopResult rowLoop = emitBlockRows(
+        gen, rowLanes, rowBegin, rowEnd, leading,
+        [&](llvm::Value *row, const std::vector<llvm::Value *> &prefix) {
+          LoopResult inner = emitRowColumns(
+              ctx, rowLanes, /*vectorWidth=*/1, row, cols, b.CreateExactUDiv(colBegin, factor),
+              b.CreateExactUDiv(colEnd, factor), {},
+              [&](llvm::Value *col, llvm::Value *rowStart, llvm::ArrayRef<llvm::Value *>) {
+                std::vector<llvm::Value *> operandIndex = prefix;
+                operandIndex.push_back(col);
+                operandIndex.push_back(b.getInt64(0));
+                llvm::Value *first = b.CreateMul(col, factor, "", /*HasNUW=*/true, /*HasNSW=*/true);
+                for (int64_t k = 0; k < interleave->factor; ++k) {
+                  llvm::Value *column =
+                      b.CreateAdd(first, b.getInt64(k), "", /*HasNUW=*/true, /*HasNSW=*/true);
+                  std::vector<llvm::Value *> index = prefix;
+                  index.push_back(column);
+                  storeGroupOutputs(
+                      group, shape, index,
+                      b.CreateAdd(rowStart, column, "", /*HasNUW=*/true, /*HasNSW=*/true),
+                      [&](const Value *output) -> llvm::Value * {
+                        if (output != interleave->output)
+                          return nullptr;
+                        return gen.emit(interleave->concat->operand(static_cast<size_t>(k)),
+                                        operandIndex);
+                      });
+                }
+                return std::vector<llvm::Value *>{};
+              });
+          ctx.target.annotateInnerLoop(inner.latch, inner.constantTrips,
+                                       narrowVectorWidth(group.group));
+        });
+    ctx.target.annotateRowLoop(rowLoop.latch);
+    return;
+  }
   LoopResult rowLoop = emitBlockRows(
       gen, rowLanes, rowBegin, rowEnd, leading,
       [&](llvm::Value *row, const std::vector<llvm::Value *> &prefix) {

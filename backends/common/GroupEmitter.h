@@ -143,10 +143,15 @@ std::vector<llvm::Value *> mergeRowLanes(KernelContext &ctx, const RowLanes &lan
 /// Sets the tile origin of every block-local output of shape `shape`.
 void setTileOrigins(GroupEmission &group, const std::vector<DimExpr> &shape, llvm::Value *origin);
 
+/// An output's element computed by the caller's own route, or null for the
+/// element generator's at the index.
+using OutputElement = std::function<llvm::Value *(const Value *output)>;
+
 /// Stores every output of the group whose value has the shape `shape` at
 /// multi-index `index` (row-major position `linear`).
 void storeGroupOutputs(GroupEmission &group, const std::vector<DimExpr> &shape,
-                       const std::vector<llvm::Value *> &index, llvm::Value *linear);
+                       const std::vector<llvm::Value *> &index, llvm::Value *linear,
+                       const OutputElement &element = nullptr);
 
 /// One block of each mapping kind.
 void emitElementwiseBlock(GroupEmission &group, llvm::Value *blockId);

@@ -9,7 +9,9 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
+#include "llvm/Analysis/VectorUtils.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
@@ -183,9 +185,45 @@ std::optional<Versioning> planVersioning(llvm::Loop &loop, const BufferUse &use,
   return v;
 }
 
+/// `store`'s 16-bit float vector passed through an empty asm, a register
+/// at a time: an operand wider than the widest legal vector register cannot
+/// be bound to one (an interleaving loop stores two or more at once).
+llvm::Value *hideNarrowConversion(llvm::StoreInst *store, const llvm::TargetTransformInfo &target) {
+  llvm::LLVMContext &context = store->getContext();
+  llvm::IRBuilder<> b(store);
+  auto *stored = llvm::cast<llvm::FixedVectorType>(store->getValueOperand()->getType());
+  unsigned lanes = stored->getNumElements();
+  unsigned chunkLanes = llvm::PowerOf2Ceil(lanes);
+  while (chunkLanes > 1 && !target.isTypeLegal(llvm::FixedVectorType::get(
+                               llvm::Type::getInt16Ty(context), chunkLanes)))
+    chunkLanes /= 2;
+  chunkLanes = std::min(chunkLanes, lanes);
+  llvm::Type *chunkBits = llvm::FixedVectorType::get(llvm::Type::getInt16Ty(context), chunkLanes);
+  llvm::InlineAsm *opaque =
+      llvm::InlineAsm::get(llvm::FunctionType::get(chunkBits, {chunkBits}, false), "", "=v,0",
+                           /*hasSideEffects=*/false);
+  llvm::Value *asBits = b.CreateBitCast(
+      store->getValueOperand(), llvm::FixedVectorType::get(llvm::Type::getInt16Ty(context), lanes),
+      "narrow.bits");
+  if (chunkLanes == lanes)
+    return b.CreateCall(opaque, {asBits}, "narrow.opaque");
+  std::vector<llvm::Value *> chunks;
+  for (unsigned first = 0; first < lanes; first += chunkLanes) {
+    std::vector<int> take;
+    for (unsigned i = 0; i < chunkLanes; ++i)
+      take.push_back(static_cast<int>(std::min(first + i, lanes - 1)));
+    chunks.push_back(b.CreateCall(opaque, {b.CreateShuffleVector(asBits, take)}, "narrow.opaque"));
+  }
+  llvm::Value *whole = llvm::concatenateVectors(b, chunks);
+  std::vector<int> keep(lanes);
+  for (unsigned i = 0; i < lanes; ++i)
+    keep[i] = static_cast<int>(i);
+  return b.CreateShuffleVector(whole, keep);
+}
+
 /// Clones the loop, enters the copy when `stream` holds, and gives the
 /// copy's candidate stores streaming hints and their alignment.
-void version(const Versioning &v, llvm::Value *stream) {
+void version(const Versioning &v, llvm::Value *stream, const llvm::TargetTransformInfo &target) {
   llvm::Function &function = *v.body->getParent();
   // An exit of its own, so that its phis can merge the two loops.
   llvm::BasicBlock *exit = outsideNeighbour(v.body, /*successor=*/true);
@@ -240,15 +278,8 @@ void version(const Versioning &v, llvm::Value *stream) {
     // Sapphire Rapids), even as integers; an empty asm between the two hides
     // the conversion from instruction selection and costs no instruction.
     llvm::Type *stored = store->getValueOperand()->getType();
-    if (stored->getScalarType()->isBFloatTy() || stored->getScalarType()->isHalfTy()) {
-      llvm::Type *bits = llvm::VectorType::get(
-          llvm::Type::getInt16Ty(context), llvm::cast<llvm::VectorType>(stored)->getElementCount());
-      llvm::IRBuilder<> b(store);
-      llvm::Value *asBits = b.CreateBitCast(store->getValueOperand(), bits, "narrow.bits");
-      llvm::InlineAsm *opaque = llvm::InlineAsm::get(llvm::FunctionType::get(bits, {bits}, false),
-                                                     "", "=v,0", /*hasSideEffects=*/false);
-      store->setOperand(0, b.CreateCall(opaque, {asBits}, "narrow.opaque"));
-    }
+    if (stored->getScalarType()->isBFloatTy() || stored->getScalarType()->isHalfTy())
+      store->setOperand(0, hideNarrowConversion(store, target));
     store->setAlignment(llvm::Align(c.bytes));
     store->setMetadata(llvm::LLVMContext::MD_nontemporal, nontemporal);
   }
@@ -274,6 +305,7 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
   llvm::LoopInfo &loops = analyses.getResult<llvm::LoopAnalysis>(function);
   llvm::ScalarEvolution &scalars = analyses.getResult<llvm::ScalarEvolutionAnalysis>(function);
   const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+  const llvm::TargetTransformInfo &target = analyses.getResult<llvm::TargetIRAnalysis>(function);
   std::vector<Versioning> plans;
   for (llvm::Loop *loop : loops.getLoopsInPreorder())
     if (loop->isInnermost())
@@ -326,7 +358,7 @@ llvm::PreservedAnalyses StreamingStoresPass::run(llvm::Function &function,
     conditions.push_back(all);
   }
   for (size_t i = 0; i < plans.size(); ++i)
-    version(plans[i], conditions[i]);
+    version(plans[i], conditions[i], target);
   // Streaming stores are weakly ordered: a fence before every return makes
   // them visible before the worker reports its blocks done.
   llvm::Function *fence =
