@@ -6,7 +6,8 @@
 // rows, picks edge schemes, phases and stages and fits variants to the
 // block-buffer budget; StitchBuffers.cpp decides where values live (tiles in
 // results, sub-dominants' shared tiles) and estimates the bytes a variant
-// moves.
+// moves; StitchStrips.cpp lets groups follow a batch-column reduction's
+// column strips.
 
 #include <algorithm>
 #include <limits>
@@ -67,6 +68,13 @@ std::optional<int64_t> sizeBound(const DimExpr &size, const std::vector<DimPredi
 /// of comparison); the largest int64 when it does not evaluate.
 int64_t representativeValue(const DimExpr &value);
 
+/// A batch-column reduction's operand around its reduced dims: the batch
+/// dims before them and the column dims after (StitchStrips.cpp).
+struct StripLayout {
+  std::vector<DimExpr> batch, cols;
+};
+StripLayout stripLayout(const Operation &reduction);
+
 /// Plans one kernel body for one choice of values to recompute: run() gives
 /// its variants (planStitchedKernel compares the choices).
 class KernelStitcher {
@@ -85,6 +93,25 @@ private:
   /// index one block with every column ([B, L, C] reduced over L: a block
   /// per b), so that groups over the batch dims can follow its blocks.
   bool ownsWholeBatches(const Operation &dominant) const;
+  /// True for a batch-column reduction whose own mapping splits each batch
+  /// index's columns into strips, a block each, when another dominant can
+  /// follow those blocks (stripMapping) and reads the reduction in place:
+  /// the main of a strip variant.
+  bool splitsBatchColumns(const Operation &dominant) const;
+  /// The mapping with which `dominant` follows the blocks of a batch-column
+  /// main over column strips (`layout`, `mainMapping`): a batch-column
+  /// reduction over the same batch and columns with strips as wide, or an
+  /// element-wise group over [batch..., M..., columns...] with M constant
+  /// (M rows and the strip's columns a block); nullopt otherwise.
+  std::optional<ThreadMapping> stripMapping(const Operation &dominant, const StripLayout &layout,
+                                            const ThreadMapping &mainMapping) const;
+  /// True when every read of `producer` by `consumer` is at the consumer's
+  /// own batch and column index (any middle index) and the producer has one
+  /// row per batch index: its block tile is the strip's columns.
+  bool readsStripInPlace(const Operation &consumer, const Operation &producer,
+                         const StripLayout &layout) const;
+  /// True when `producer`'s result is reached from `from` through inlined ops.
+  bool reaches(const Operation &from, const Operation &producer) const;
   /// The row dims of a group aligned with the main mapping's rows `rows`
   /// (their count), or nullopt when its tiles cannot follow the main ones.
   std::optional<size_t> alignedRowDims(const Operation &dominant,

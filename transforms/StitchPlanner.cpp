@@ -158,6 +158,9 @@ void KernelStitcher::chooseDominants() {
   for (size_t g = 0; g < dominants_.size() && main_ < 0; ++g)
     if (isScan(*dominants_[dominants_.size() - 1 - g]))
       main_ = static_cast<int>(dominants_.size() - 1 - g);
+  for (size_t g = 0; g < dominants_.size() && main_ < 0; ++g)
+    if (splitsBatchColumns(*dominants_[dominants_.size() - 1 - g]))
+      main_ = static_cast<int>(dominants_.size() - 1 - g);
   if (main_ < 0)
     main_ = static_cast<int>(dominants_.size()) - 1;
 }
@@ -428,16 +431,21 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
   bool splitRows = mainMapping.kind == MappingKind::RowPartial;
   // A batch-column main: its batch indices are the rows, a block each.
   bool batchMajor = mainMapping.kind == MappingKind::BatchColumnReduce && ownsWholeBatches(mainOp);
+  // A batch-column main over column strips: groups follow its blocks,
+  // a batch index's strip each (StitchStrips.cpp).
+  bool batchStrips = mainMapping.kind == MappingKind::BatchColumnReduce && !batchMajor &&
+                     mainMapping.colsPerBlock > 0;
+  StripLayout layout = batchStrips ? stripLayout(mainOp) : StripLayout{};
   // What the aligned groups' row count is: the main's rows, or its batch.
-  DimExpr mainRows = batchMajor ? mainMapping.batch : mainMapping.rows;
-  if (rowMajor || splitRows || batchMajor) {
+  DimExpr mainRows = batchMajor || batchStrips ? mainMapping.batch : mainMapping.rows;
+  if (rowMajor || splitRows || batchMajor || batchStrips) {
     const std::vector<DimExpr> &result = mainOp.type().shape();
     if (mainMapping.kind == MappingKind::RowReduce || splitRows)
       rows = result;
     else if (mainMapping.kind == MappingKind::ColumnPartial)
       rows = prefixOf(mainOp.operand(0)->type().shape(),
                       static_cast<size_t>(mainOp.operand(0)->type().rank()) - result.size());
-    else if (batchMajor) {
+    else if (batchMajor || batchStrips) {
       const std::vector<int64_t> &reduced = mainOp.attr("dims")->getIntList();
       rows = prefixOf(mainOp.operand(0)->type().shape(),
                       static_cast<size_t>(*std::min_element(reduced.begin(), reduced.end())));
@@ -470,7 +478,14 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       const KernelVariant &fallback = own.back();
       group.mapping = fallback.groups[0].mapping;
       group.blocks = fallback.grid;
-      if (splitRows) {
+      std::optional<ThreadMapping> strip;
+      if (batchStrips && rows && (strip = stripMapping(dominant, layout, mainMapping))) {
+        group.mapping = *strip;
+        group.blocks = v.grid;
+        rowDims[g] = rows->size();
+      } else if (batchStrips) {
+        // Blocks of its own.
+      } else if (splitRows) {
         if (rows && splitAlongRows(dominant, *rows, mainMapping, group))
           if (group.mapping.kind == MappingKind::RowPartial)
             splits.emplace_back(g, fallback);
@@ -494,6 +509,10 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       if (!rowDims[g]) {
         for (const PlanBuffer &b : fallback.buffers)
           v.buffers.push_back(b);
+      } else if (batchStrips) {
+        for (const PlanBuffer &b : fallback.buffers)
+          if (b.accumulators)
+            v.buffers.push_back(b);
       } else if (group.mapping.kind == MappingKind::BatchColumnReduce) {
         // Its own mapping already gives each batch index one block.
         group.blocks = v.grid;
@@ -525,22 +544,27 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
     std::vector<std::pair<int, bool>> &edges = edgesInto[g];
     for (int p : reads) {
       size_t pi = static_cast<size_t>(p);
-      bool regional = rowDims[g] && rowDims[pi] &&
-                      readsRowLocally(*dominants_[g], *dominants_[pi], *rowDims[pi]);
+      bool regional =
+          rowDims[g] && rowDims[pi] &&
+          (batchStrips ? readsStripInPlace(*dominants_[g], *dominants_[pi], layout)
+                       : readsRowLocally(*dominants_[g], *dominants_[pi], *rowDims[pi]));
       if (regional && demoted.contains(dominants_[pi]->result()))
         regional = false;
       const Value *produced = dominants_[pi]->result();
       const Value *home = readers_[pi] == 1 ? resultHome(produced, g) : nullptr;
-      bool homeFree = home && std::none_of(claimed.begin(), claimed.end(),
-                                           [&](const auto &c) { return c.second == home; });
+      // A strip's tile is one row of columns; a result's is several.
+      bool homeFree = home && !batchStrips &&
+                      std::none_of(claimed.begin(), claimed.end(),
+                                   [&](const auto &c) { return c.second == home; });
       if (regional && !results_.contains(produced) && homeFree) {
         // Its tile will live in its only reader's result: no size limit.
         claimed.emplace(produced, home);
       } else if (regional && !results_.contains(produced)) {
         // The producer's tile must fit the block buffer.
         const std::vector<DimExpr> &shape = dominants_[pi]->type().shape();
-        DimExpr elements =
-            DimExpr(mainMapping.rowsPerBlock) * dimProduct(suffixFrom(shape, *rowDims[pi]));
+        DimExpr elements = batchStrips ? DimExpr(mainMapping.colsPerBlock)
+                                       : DimExpr(mainMapping.rowsPerBlock) *
+                                             dimProduct(suffixFrom(shape, *rowDims[pi]));
         std::optional<int64_t> count = sizeBound(elements, v.predicates);
         regional = count && *count * elementByteSize(dominants_[pi]->type().elementType()) <=
                                 target_.blockBufferBytes;
@@ -647,7 +671,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
                                   [](const PlanStage &s) { return s.groups.empty(); }),
                    p.stages.end());
 
-  shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock, demoted, claimed);
+  // Sub-dominants share row tiles; a strip's groups keep theirs apart.
+  if (!batchStrips)
+    shareSubDominants(v, rowDims, phase, stage, mainMapping.rowsPerBlock, demoted, claimed);
   for (size_t g = 0; g < numGroups; ++g) {
     const Value *value = dominants_[g]->result();
     if (results_.contains(value) || (!globalReader[g] && !blockReader[g]))
@@ -659,8 +685,9 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
     } else {
       v.buffers.push_back(
           PlanBuffer{value, BufferLevel::Block,
-                     DimExpr(mainMapping.rowsPerBlock) *
-                         dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
+                     batchStrips ? DimExpr(mainMapping.colsPerBlock)
+                                 : DimExpr(mainMapping.rowsPerBlock) *
+                                       dimProduct(suffixFrom(value->type().shape(), *rowDims[g]))});
     }
   }
   // One launch has one block size: every group's lanes are the main
@@ -678,7 +705,8 @@ KernelVariant KernelStitcher::planVariant(const KernelVariant &mainVariant, Stit
       group.mapping.rowLanes =
           group.mapping.rowsPerBlock == mainMapping.rowsPerBlock ? mainMapping.rowLanes : 0;
   }
-  placeTilesInResults(v, claimed);
+  if (!batchStrips)
+    placeTilesInResults(v, claimed);
   v.estimatedBytes = estimateBytes(v, rowDims, phase);
   // Partials are written once and read once.
   for (const PlanBuffer &b : v.buffers)

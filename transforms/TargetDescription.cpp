@@ -16,6 +16,7 @@ TargetDescription genericCpuTarget() {
   t.resultTileMinBytes = 8 * 1024;
   t.tasksPerUnit = 4;
   t.keepsWidenedHalves = true;
+  t.stitchesColumnStrips = true;
   return t;
 }
 

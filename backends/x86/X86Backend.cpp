@@ -119,6 +119,7 @@ TargetDescription describe(const X86Options &options, const X86Cpu &cpu,
   d.tasksPerUnit = 4;
   d.flushesSubnormals = options.flushDenormals;
   d.keepsWidenedHalves = true;
+  d.stitchesColumnStrips = true;
   return d;
 }
 

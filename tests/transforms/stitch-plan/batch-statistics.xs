@@ -1,6 +1,8 @@
 // RUN: %xstitch-opt %s --passes=shape-inference,stitch-plan | FileCheck %s
 // RUN: %xstitch-run --random-inputs %s --function=stats --dim B=3 --dim L=37 --check | FileCheck %s --check-prefix=CHECKED
 // RUN: %xstitch-run --random-inputs %s --function=wide_stats --dim B=2 --dim L=1 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=wide_stats --dim B=3 --dim L=5 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=wide_stats --dim B=3 --dim L=5 --device=nvptx-sim --check | FileCheck %s --check-prefix=CHECKED
 // CHECKED-NOT: FAIL
 // CHECKED: check mean: pass
 // CHECKED: check var: pass
@@ -22,11 +24,14 @@
 // CHECK-NEXT:    edges: %sum 0->1 regional, %mean 1->2 regional, %ssq 2->3 regional
 // CHECK-NEXT:    estimated bytes 1024*B*L + 2048*B
 
-// Columns that take several strips (blocks) per batch index: the statistics
-// cross grid barriers.
+// Columns that take several strips (blocks) per batch index: the groups
+// follow the strips (batch-column-strips.xs), still one phase.
 // CHECK-LABEL: kernel @k0_div(%x: f32[B, L, 4096])
-// CHECK:         group 0 dominant %sum: batch-column-reduce batch B rows L cols 4096 cols/block 256 {{.*}} blocks 16*B
-// CHECK:         edges: %sum 0->1 global, %mean 1->2 global, %ssq 2->3 global
+// CHECK:       variant 0 when (none) grid 16*B:
+// CHECK-NEXT:    group 0 dominant %sum: batch-column-reduce batch B rows L cols 4096 cols/block 256
+// CHECK-NEXT:    group 1 dominant %mean {{.*}}: elementwise rows B cols 4096 rows/block 1 cols/block 256
+// CHECK:         phase 0: stage 0: groups [0]; stage 1: groups [1]; stage 2: groups [2]; stage 3: groups [3]
+// CHECK:         edges: %sum 0->1 regional, %mean 1->2 regional, %ssq 2->3 regional
 func @stats(%x: f32[B, L, 256]) -> (mean: f32[B, 256], var: f32[B, 256]) {
   %sum = reduce_sum %x {dims = [1]}
   %len = dim_value {dims = [L]} : f32[B, 256]
