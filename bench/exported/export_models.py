@@ -23,6 +23,12 @@ from torch import nn
 
 OPSET = 17
 
+# Models the frontend's tests export too (tests/frontend/onnx/pytorch) are
+# defined there once.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir,
+                                "tests", "frontend", "onnx", "pytorch"))
+from export import Rotary  # noqa: E402
+
 
 class LayerNorm(nn.Module):
     def __init__(self, hidden=768):
@@ -164,20 +170,6 @@ class PositionIds(nn.Module):
 
     def forward(self, attention_mask):
         return torch.cumsum(attention_mask, dim=1) * attention_mask + 1
-
-
-class Rotary(nn.Module):
-    """LLaMA's rotary position embedding as Hugging Face's modeling code
-    writes it: angles from the positions, cos and sin of them concatenated,
-    and rotate_half's slices and concat."""
-
-    def forward(self, q):
-        s, d = q.shape[2], q.shape[3]
-        inv_freq = 1.0 / (10000 ** (torch.arange(0, d, 2, dtype=torch.float32) / d))
-        freqs = torch.outer(torch.arange(s, dtype=torch.float32), inv_freq)
-        emb = torch.cat((freqs, freqs), dim=-1)
-        x1, x2 = q[..., : d // 2], q[..., d // 2:]
-        return q * emb.cos() + torch.cat((-x2, x1), dim=-1) * emb.sin()
 
 
 class GroupNormSilu(nn.Module):
