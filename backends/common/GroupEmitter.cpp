@@ -311,38 +311,50 @@ ColumnPieces columnPieces(GroupEmission &group, const std::vector<DimExpr> &trai
 /// The most operands an interleaved last dim is walked by (Interleave).
 constexpr int64_t kMaxInterleaveFactor = 8;
 
-/// An output whose last dim interleaves K values: reshape(concat(x_0, ...,
-/// x_{K-1}, dim = last)) from [..., W, K] to [..., W*K], each x_k of shape
-/// [..., W, 1] (a resize by a whole factor, as the ONNX importer writes it:
-/// column j*K + k is x_k's column j).
+/// An output whose last dim interleaves K values: a reshape from [..., W, K]
+/// to [..., W*K] of concat(x_0, ..., x_{K-1}) along the last dim, each x_k of
+/// shape [..., W, 1] (a resize by a whole factor as the ONNX importer writes
+/// it: column j*K + k is x_k's column j), or of a broadcast along a new or
+/// unit last dim (a nearest resize: every k the same element).
 struct Interleave {
   const Value *output = nullptr;
-  const Operation *concat = nullptr;
+  const Operation *source = nullptr; // the concat or the broadcast
   int64_t factor = 0;
+  bool repeats = false; // a broadcast
 };
 
 std::optional<Interleave> interleaveOf(const Value *value) {
   const Operation *reshape = value->definingOp();
   if (!reshape || reshape->kind() != OpKind::Reshape)
     return std::nullopt;
-  const Operation *concat = reshape->operand(0)->definingOp();
-  if (!concat || concat->kind() != OpKind::Concat)
+  const Operation *source = reshape->operand(0)->definingOp();
+  if (!source)
     return std::nullopt;
   const std::vector<DimExpr> &to = value->type().shape();
-  const std::vector<DimExpr> &from = concat->type().shape();
-  int64_t factor = static_cast<int64_t>(concat->numOperands());
-  if (to.empty() || from.size() != to.size() + 1 || factor < 2 || factor > kMaxInterleaveFactor ||
-      concat->intAttrOr("dim", 0) != static_cast<int64_t>(from.size()) - 1 ||
-      from.back() != DimExpr(factor) || from[from.size() - 2] * DimExpr(factor) != to.back() ||
+  const std::vector<DimExpr> &from = source->type().shape();
+  std::optional<int64_t> factor = from.empty() ? std::nullopt : from.back().constantValue();
+  if (to.empty() || from.size() != to.size() + 1 || !factor || *factor < 2 ||
+      *factor > kMaxInterleaveFactor || from[from.size() - 2] * DimExpr(*factor) != to.back() ||
       !std::equal(to.begin(), to.end() - 1, from.begin()))
     return std::nullopt;
-  return Interleave{value, concat, factor};
+  auto last = static_cast<int64_t>(from.size()) - 1;
+  if (source->kind() == OpKind::Concat && source->intAttrOr("dim", 0) == last &&
+      static_cast<int64_t>(source->numOperands()) == *factor)
+    return Interleave{value, source, *factor, /*repeats=*/false};
+  if (source->kind() == OpKind::Broadcast) {
+    // The last dim is new or repeats a unit dim of the operand.
+    const std::vector<int64_t> &dims = source->attr("dims")->getIntList();
+    for (size_t d = 0; d < dims.size(); ++d)
+      if (dims[d] == last && source->operand(0)->type().dim(static_cast<int64_t>(d)) != DimExpr(1))
+        return std::nullopt;
+    return Interleave{value, source, *factor, /*repeats=*/true};
+  }
+  return std::nullopt;
 }
 
 /// The interleave the loop over the dominant's last dim can walk by its
-/// operands' column: every output of the dominant's shape is the same
-/// interleave, the columns are that dim alone and one lane takes them, and a
-/// block's columns start at a multiple of the factor.
+/// operands' column: the columns are that dim alone and one lane takes them,
+/// and a block's columns start at a multiple of the factor.
 std::optional<Interleave> walkedInterleave(GroupEmission &group,
                                            const std::vector<DimExpr> &trailing,
                                            const RowLanes &lanes) {
@@ -386,6 +398,10 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
                 std::vector<llvm::Value *> operandIndex = prefix;
                 operandIndex.push_back(col);
                 operandIndex.push_back(b.getInt64(0));
+                // A broadcast's element is the same for every k.
+                llvm::Value *repeated = interleave->repeats
+                                            ? gen.emit(interleave->source->result(), operandIndex)
+                                            : nullptr;
                 llvm::Value *first = b.CreateMul(col, factor, "", /*HasNUW=*/true, /*HasNSW=*/true);
                 for (int64_t k = 0; k < interleave->factor; ++k) {
                   llvm::Value *column =
@@ -398,7 +414,9 @@ void emitElementLoop(GroupEmission &group, const std::vector<DimExpr> &leading,
                       [&](const Value *output) -> llvm::Value * {
                         if (output != interleave->output)
                           return nullptr;
-                        return gen.emit(interleave->concat->operand(static_cast<size_t>(k)),
+                        if (repeated)
+                          return repeated;
+                        return gen.emit(interleave->source->operand(static_cast<size_t>(k)),
                                         operandIndex);
                       });
                 }

@@ -23,6 +23,11 @@
 // RUN: %xstitch-run --random-inputs %s --function=half --dim R=4 --dim W=131 --streaming-stores=1 --cpu=x86-64-v3 --check | FileCheck %s --check-prefix=CHECKED
 // RUN: %xstitch-run %s --function=half --emit=llvm --cpu=znver4 | FileCheck %s --check-prefix=HALF
 // RUN: %xstitch-run --random-inputs %s --function=two_outputs --dim R=4 --dim W=67 --check | FileCheck %s --check-prefix=TWO
+// A nearest resize: the last dim a broadcast of a unit dim, the same element
+// stored K times.
+// RUN: %xstitch-run %s --function=nearest --emit=llvm --cpu=znver4 | FileCheck %s --check-prefix=NEAREST
+// RUN: %xstitch-run --random-inputs %s --function=nearest --dim R=6 --dim W=129 --check | FileCheck %s --check-prefix=CHECKED
+// RUN: %xstitch-run --random-inputs %s --function=nearest --dim R=6 --dim W=129 --device=nvptx-sim --check | FileCheck %s --check-prefix=CHECKED
 // GPUs keep the output's columns (the lanes split them).
 // RUN: %xstitch-run --random-inputs %s --function=bilinear --dim R=3 --dim W=45 --device=nvptx-sim --check | FileCheck %s --check-prefix=CHECKED
 
@@ -36,6 +41,10 @@
 // NARROW: shufflevector <8 x float> %{{[0-9]+}}, <8 x float> %{{[0-9]+}}, <16 x i32> <i32 0, i32 8, i32 1, i32 9,
 // HALF: call <32 x i16> asm "", "=v,0"(<32 x i16>
 // HALF: store <64 x i16> {{.*}} !nontemporal
+// The variant of whole rows (strips of 16384 columns are not steps of 3):
+// NEAREST: define void @k0_reshape.v1(
+// NEAREST-NOT: masked.gather
+// NEAREST: shufflevector <16 x float> %{{[0-9]+}}, <16 x float> poison, <48 x i32> <i32 0, i32 0, i32 0, i32 1,
 // CHECKED: check y: pass
 // TWO: check y: pass
 // TWO: check z: pass
@@ -101,4 +110,14 @@ func @two_outputs(%a: f32[R, W], %b: f32[R, W]) -> (y: f32[R, 2*W], z: f32[R, 2*
   %y = reshape %t : f32[R, 2*W]
   %z = exp %y
   return %y, %z
+}
+
+// Rows of W resized to 3*W by repeating each element (nearest), as the
+// importer writes it: a broadcast of a unit last dim, reshaped.
+func @nearest(%a: f32[R, W], %b: f32[R, W]) -> (y: f32[R, 3*W]) {
+  %s = add %a, %b
+  %s1 = reshape %s : f32[R, W, 1]
+  %t = broadcast %s1 {dims = [0, 1, 2]} : f32[R, W, 3]
+  %y = reshape %t : f32[R, 3*W]
+  return %y
 }
