@@ -220,6 +220,14 @@ class UpsampleBilinear(nn.Module):
         return F.interpolate(x, scale_factor=2.0, mode="bilinear")
 
 
+class UpsampleNearest(nn.Module):
+    """A feature pyramid's or a UNet's 2x upsample: F.interpolate(scale_factor=2)
+    (mode "nearest", the default), a Resize in nearest mode."""
+
+    def forward(self, x):
+        return F.interpolate(x, scale_factor=2.0)
+
+
 class BertLayer(nn.Module):
     """One encoder layer as BERT's reference code writes it."""
 
@@ -326,6 +334,8 @@ def suite():
         "reflect_pad": (ReflectPadConv(), {"x": ["B", 64, "H", "W"]}, {"B": 8, "H": 128, "W": 128},
                         None),
         "upsample_bilinear": (UpsampleBilinear(), {"x": ["B", 64, "H", "W"]},
+                              {"B": 8, "H": 128, "W": 128}, None),
+        "upsample_nearest": (UpsampleNearest(), {"x": ["B", 64, "H", "W"]},
                               {"B": 8, "H": 128, "W": 128}, None),
         "bert_layer": (BertLayer(), {"x": ["B", "S", 768], "mask_bias": ["B", 1, 1, "S"]},
                        {"B": 32, "S": 128}, "bert_layer"),
